@@ -1,0 +1,75 @@
+/* sbx-run's parsed command line: one struct for every mode, filled by
+ * cli_parse (cli.c) and read by the modes (single runs in run_cli.c, suites
+ * in suite_cli.c). */
+#ifndef SBX_CLI_H
+#define SBX_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "err.h"
+#include "sandbox.h"
+
+enum cli_mode {
+        CLI_MODE_NONE = 0,
+        CLI_MODE_FILE,          /* --file PROG.py */
+        CLI_MODE_ARGV,          /* --workdir DIR -- ARGV... */
+        CLI_MODE_PROBE,         /* --probe */
+        CLI_MODE_SUITE,         /* --suite NAME|FILE.json (--samples or --canonical) */
+        CLI_MODE_MERGE,         /* merge FILES... */
+        CLI_MODE_HELP,
+        CLI_MODE_VERSION,
+};
+
+/* Growable NULL-terminated list of borrowed argv strings. */
+struct str_list {
+        const char **items;     /* items[len] == NULL */
+        size_t len, cap;
+};
+int str_list_push(struct str_list *l, const char *s, struct sbx_err *err);
+void str_list_free(struct str_list *l);
+
+struct cli_opts {
+        enum cli_mode mode;
+        /* sandbox (every mode that runs something) */
+        struct sandbox_opts sb;
+        struct str_list env, ro_binds, packages, provision;
+        int64_t timeout_ms;             /* 0 = mode's default (suite's or DEFAULT_TIMEOUT_MS) */
+        bool json;
+        /* single runs */
+        const char *file;
+        const char *workdir;
+        char *const *argv;              /* after "--" */
+        /* suites */
+        const char *suite;              /* humaneval | mbpp | classeval | FILE.json */
+        const char *problems;
+        const char *samples;
+        bool canonical;
+        int jobs;                       /* 0 = number of CPUs */
+        const char *out;                /* results JSONL; NULL = <samples>_results.jsonl */
+        const char *summary;            /* summary JSON file, or NULL */
+        const char *k_list;             /* "1,10,100" */
+        bool resume;
+        int shard_index, shard_count;   /* count 0 = no sharding */
+        int progress;                   /* -1 auto (a terminal), 0 off, 1 on */
+        bool warm;
+        /* merge */
+        char *const *merge_files;
+        const char *merge_out;
+};
+
+/* Parses argv into opts. Returns 0, or -1 with err (exit code 2). */
+int cli_parse(int argc, char **argv, struct cli_opts *opts, struct sbx_err *err);
+void cli_opts_free(struct cli_opts *opts);
+void cli_usage(FILE *fp);
+
+/* The modes; each returns sbx-run's exit status. */
+int run_cli_file(struct cli_opts *opts);
+int run_cli_argv(struct cli_opts *opts);
+int run_cli_probe(struct cli_opts *opts);
+int suite_cli_main(struct cli_opts *opts);
+int merge_cli_main(struct cli_opts *opts);
+
+#endif

@@ -1,0 +1,31 @@
+/* Error reporting for the frontend library: errors travel back through an
+ * out-parameter (as in libcrun), and only the CLI turns them into messages
+ * and exit codes. Nothing in the library calls exit(). */
+#ifndef SBX_ERR_H
+#define SBX_ERR_H
+
+#include <stdarg.h>
+
+/* Exit codes of sbx-run (DESIGN.md). */
+enum {
+        SBX_EXIT_OK = 0,        /* passed, or a suite ran to its end */
+        SBX_EXIT_FAILED = 1,    /* the program failed or timed out */
+        SBX_EXIT_USAGE = 2,     /* bad usage or bad input */
+        SBX_EXIT_SANDBOX = 3,   /* sandbox could not be set up / tier missing */
+};
+
+struct sbx_err {
+        int exit_code;          /* one of SBX_EXIT_*, chosen by whoever failed */
+        int errnum;             /* errno at failure, 0 if none */
+        char msg[1024];
+};
+
+/* Records the failure (message + strerror(errnum) when errnum != 0) with
+ * exit code SBX_EXIT_USAGE unless the caller sets another; returns -1. */
+int sbx_fail(struct sbx_err *err, int errnum, const char *fmt, ...)
+        __attribute__((format(printf, 3, 4)));
+/* Same, with an explicit exit code. */
+int sbx_fail_code(struct sbx_err *err, int exit_code, int errnum,
+                  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+#endif

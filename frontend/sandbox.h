@@ -1,0 +1,129 @@
+/* The sandbox session and one sandboxed run: the contract between the
+ * single-run machinery (tiers, process, venv) and the suite runner
+ * (scheduler, results). Runs are asynchronous so that one event loop drives
+ * -j of them without a thread per child. */
+#ifndef SBX_SANDBOX_H
+#define SBX_SANDBOX_H
+
+#include <poll.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+#include "tier.h"
+
+#define DEFAULT_TIMEOUT_MS        10000
+#define DEFAULT_CPU_SLACK_S       5              /* cpu rlimit = timeout + 5 s */
+#define DEFAULT_MEMORY_BYTES      (4LL << 30)    /* address space */
+#define DEFAULT_FSIZE_BYTES       (64LL << 20)
+#define DEFAULT_MAX_OUTPUT_BYTES  (1 << 20)      /* per stream */
+#define DEFAULT_WORKDIR_BYTES     (64LL << 20)   /* private workdir tmpfs */
+#define OUTPUT_TAIL_BYTES         4096           /* always kept, even past the cap */
+
+/* What every run of a session shares. Strings are borrowed: they must
+ * outlive the session. */
+struct sandbox_opts {
+        const char *python;             /* interpreter spec; NULL = /usr/bin/python3 */
+        const char *const *ro_binds;    /* extra read-only paths, NULL-terminated or NULL */
+        const char *const *env;         /* user NAME=VALUE pairs ({venv} expanded), NULL-terminated or NULL */
+        long long memory_bytes;         /* address-space limit; -1 = none; 0 = default */
+        long long fsize_bytes;          /* 0 = default */
+        size_t max_output_bytes;        /* per stream; 0 = default */
+        enum tier force_tier;           /* TIER_NONE = pick the best that works */
+        enum tier require_tier;         /* TIER_NONE = accept any */
+        /* venv cache (the seed's Sandbox.ensure); venv_name NULL = none */
+        const char *venv_name;
+        const char *const *packages;    /* NULL-terminated or NULL */
+        const char *const *provision;   /* files of Python snippets, NULL-terminated or NULL */
+        bool rebuild;
+        bool quiet;                     /* no warnings on stderr */
+};
+
+struct sandbox;                         /* opaque: chosen tier, resolved interpreter, binds */
+
+/* Resolves the interpreter (and builds/validates the venv), detects the tier
+ * once by probing that interpreter with the same binds the runs will use,
+ * and applies force/require. Errors: SBX_EXIT_USAGE for bad options,
+ * SBX_EXIT_SANDBOX when no acceptable tier works. */
+int sandbox_open(struct sandbox **out, const struct sandbox_opts *opts,
+                 struct sbx_err *err);
+void sandbox_close(struct sandbox *sb);
+enum tier sandbox_tier(const struct sandbox *sb);
+/* Absolute path of the interpreter that runs will exec (venv's or base). */
+const char *sandbox_python(const struct sandbox *sb);
+/* A fresh private directory (mode 0700) under the session's scratch root;
+ * removed by sandbox_close. Returns a malloc'd path. */
+char *sandbox_mkdtemp(struct sandbox *sb, struct sbx_err *err);
+
+enum run_status {
+        RUN_OK = 0,             /* exited 0 */
+        RUN_FAILED,             /* non-zero exit or killed by a signal */
+        RUN_TIMEOUT,            /* wall-clock (or cpu) limit */
+        RUN_ERROR,              /* sandbox setup failed; the program did not run */
+};
+const char *run_status_name(enum run_status s);   /* "ok", "failed", "timeout", "error" */
+
+struct run_spec {
+        char *const *argv;              /* argv[0] absolute path inside the sandbox */
+        const char *workdir;            /* host directory, absolute */
+        /* true: workdir is sbx's own; the program sees an empty, size-capped
+         * tmpfs at workdir's path (where the tier allows it) with the files
+         * listed in workdir_files bound read-only into it. false: the user's
+         * directory, bound read-write, survives the run. */
+        bool private_workdir;
+        const char *const *workdir_files;  /* names relative to workdir, NULL-terminated or NULL */
+        const char *const *env_extra;   /* NAME=VALUE added for this run only, or NULL */
+        int64_t timeout_ms;             /* wall clock; 0 = DEFAULT_TIMEOUT_MS */
+        int64_t cpu_limit_s;            /* 0 = timeout + DEFAULT_CPU_SLACK_S */
+};
+
+struct run_output {
+        char *data;                     /* first max_output bytes, NUL-terminated */
+        size_t len;
+        bool truncated;
+        char tail[OUTPUT_TAIL_BYTES + 1]; /* the last bytes of the whole stream */
+        size_t tail_len;
+        size_t total;                   /* bytes the program wrote in all */
+};
+
+struct run_result {
+        enum run_status status;
+        int returncode;                 /* exit code, or -signal as subprocess does */
+        int signal;                     /* 0 unless killed by a signal */
+        double duration_s;              /* wall */
+        double cpu_s;                   /* user+sys of the whole tree */
+        long max_rss_kb;
+        struct run_output out, err;
+        enum tier tier;
+        char detail[128];               /* helper status ("cpu-limit", ...) or setup error */
+};
+void run_result_free(struct run_result *res);
+/* The seed's summary: "ok", "timeout", else the last non-empty line of
+ * stderr (or stdout) cut at 400 chars, else "failed (rc=N)". malloc'd. */
+char *run_result_summary(const struct run_result *res);
+
+struct sbx_run;                         /* one run in flight */
+
+int sbx_run_start(struct sandbox *sb, const struct run_spec *spec,
+                  struct sbx_run **out, struct sbx_err *err);
+/* Fills up to max pollfds to wait on (POLLIN); returns how many. */
+size_t sbx_run_pollfds(const struct sbx_run *r, struct pollfd *pfds, size_t max);
+/* Monotonic milliseconds (CLOCK_MONOTONIC) at which the run must be killed. */
+int64_t sbx_run_deadline_ms(const struct sbx_run *r);
+/* After poll() (pfds as returned by sbx_run_pollfds, revents filled) or at a
+ * deadline: reads output, enforces the timeout, reaps. Returns 1 when the
+ * run has ended, 0 when it goes on. Never blocks. */
+int sbx_run_step(struct sbx_run *r, const struct pollfd *pfds, size_t n);
+/* Once step returned 1: moves the result out and frees the run. */
+void sbx_run_finish(struct sbx_run *r, struct run_result *res);
+/* Kills the whole tree at once (used on SIGINT); finish still required. */
+void sbx_run_kill(struct sbx_run *r);
+
+/* Blocking convenience: start, loop, finish. */
+int sbx_run_sync(struct sandbox *sb, const struct run_spec *spec,
+                 struct run_result *res, struct sbx_err *err);
+
+int64_t sbx_now_ms(void);               /* CLOCK_MONOTONIC in ms */
+
+#endif
