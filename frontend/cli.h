@@ -37,7 +37,10 @@ struct cli_opts {
         struct sandbox_opts sb;
         struct str_list env, ro_binds, packages, provision;
         int64_t timeout_ms;             /* 0 = mode's default (suite's or DEFAULT_TIMEOUT_MS) */
+        int64_t cpu_limit_s;            /* --cpu; 0 = timeout + DEFAULT_CPU_SLACK_S */
         bool json;
+        int repeat;                     /* --repeat N: run N times, report per-run timing (bench) */
+        bool print_argv;                /* --print-argv: show the tier's argv, run nothing */
         /* single runs */
         const char *file;
         const char *workdir;

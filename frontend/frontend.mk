@@ -1,1 +1,18 @@
-# (placeholder: written by the frontend's owner)
+# sbx-run, the unprivileged frontend: a library (everything but main.c, so
+# the unit tests link the same code) and a thin CLI.
+FRONTEND_SRCS     := $(wildcard frontend/*.c)
+FRONTEND_OBJS     := $(FRONTEND_SRCS:%.c=$(BUILD)/%.o)
+FRONTEND_LIB_OBJS := $(filter-out $(BUILD)/frontend/main.o,$(FRONTEND_OBJS))
+# zlib: the suite layer reads .jsonl.gz problem files.
+FRONTEND_LIBS     := $(shell $(PKG_CONFIG) --libs libcjson libseccomp zlib) -lm
+FRONTEND_CFLAGS   := $(shell $(PKG_CONFIG) --cflags libcjson libseccomp zlib)
+
+# The installed helper's path, fixed at build time; SBX_HELPER in the
+# environment overrides it (sbx-run is unprivileged: that is the user's call).
+$(FRONTEND_OBJS): ALL_CFLAGS += $(FRONTEND_CFLAGS) -Ifrontend \
+        -DSBX_HELPER_PATH='"$(HELPER_PATH)"'
+
+all: $(BUILD)/sbx-run
+
+$(BUILD)/sbx-run: $(FRONTEND_OBJS) $(COMMON_OBJS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(FRONTEND_LIBS)

@@ -49,12 +49,23 @@ as_user_named() {
 as_user() { as_user_named "$SBX_TEST_USER" "$@"; }
 as_other() { as_user_named "$SBX_TEST_OTHER_USER" "$@"; }
 
-# A fresh scratch dir owned by the test user, removed when the script ends.
+# Cleanup on exit: at_exit CMD queues a command; scratch dirs of this script
+# (named after its pid, which command substitutions share) are removed last.
+_sbx_script_pid=$$
+_sbx_exit_cmds=()
+at_exit() { _sbx_exit_cmds+=("$1"); }
+_sbx_cleanup() {
+        local c
+        for c in "${_sbx_exit_cmds[@]}"; do eval "$c" || true; done
+        rm -rf /tmp/sbx-t."$_sbx_script_pid".*
+}
+trap _sbx_cleanup EXIT
+
+# A fresh scratch dir owned by the test user, removed when the script ends
+# (also when called as d=$(user_tmpdir)).
 user_tmpdir() {
-        local d; d=$(mktemp -d /tmp/sbx-t.XXXXXX)
+        local d; d=$(mktemp -d "/tmp/sbx-t.$_sbx_script_pid.XXXXXX")
         chown "$SBX_TEST_USER:" "$d"
-        _tmpdirs="${_tmpdirs:-} $d"
-        trap 'rm -rf ${_tmpdirs:-}' EXIT
         echo "$d"
 }
 
@@ -65,3 +76,95 @@ hostile() {
         (ulimit -v 8388608; ulimit -u 4096 2>/dev/null || true
          timeout -k 5 "$secs" "$@")
 }
+
+# ---- Running the installed helper as the test user -------------------------
+# The host python, never a pyenv or venv one: tests read JSON with it.
+HOST_PY=/usr/bin/python3
+
+# new_workspace: sets T (a scratch dir owned by the test user) and W (T/work,
+# the workdir given to the helper). Status, stdout and stderr go to T.
+new_workspace() {
+        T=$(user_tmpdir)
+        chmod 0755 "$T"
+        mkdir -m 0755 "$T/work" && chown "$SBX_TEST_USER:" "$T/work"
+        W=$T/work
+}
+
+# put FILE: writes stdin to FILE, owned by the test user (program text goes
+# into files in the workdir, never onto argv).
+put() { cat > "$1" && chown "$SBX_TEST_USER:" "$1"; }
+
+# hrun [HELPER OPTIONS] -- PROGRAM [ARG]...: runs $SBX_HELPER as the test
+# user with --status-fd 3 to $T/status.json, stdout to $T/out, stderr to
+# $T/err, stdin from ${HRUN_STDIN:-/dev/null}; sets rc. HRUN_AS=other runs
+# as the user outside the group; HRUN_HELPER picks another helper binary;
+# HRUN_NOSTATUS=1 leaves out --status-fd (for --probe, --version);
+# HRUN_HOSTILE=SECONDS runs it under `hostile` (outer timeout and ulimits).
+hrun() {
+        local user=$SBX_TEST_USER status=(--status-fd 3) outer=()
+        [ "${HRUN_AS:-}" = other ] && user=$SBX_TEST_OTHER_USER
+        [ "${HRUN_NOSTATUS:-0}" = 1 ] && status=()
+        [ -n "${HRUN_HOSTILE:-}" ] && outer=(hostile "$HRUN_HOSTILE")
+        local home; home=$(getent passwd "$user" | cut -d: -f6)
+        rc=0
+        : > "$T/status.json"; : > "$T/out"; : > "$T/err"
+        chown "$user:" "$T/status.json" "$T/out" "$T/err"
+        (cd / && "${outer[@]}" env -i PATH=/usr/bin:/bin HOME="$home" LANG=C.UTF-8 \
+                ${SBX_EXTRA_ENV:-} \
+                setpriv --reuid="$user" --regid="$user" --init-groups -- \
+                sh -c 'exec 3>"$1/status.json" >"$1/out" 2>"$1/err" <"$2"; shift 2; exec "$@"' \
+                sh "$T" "${HRUN_STDIN:-/dev/null}" "${HRUN_HELPER:-$SBX_HELPER}" \
+                "${status[@]}" "$@") || rc=$?
+}
+
+# jfield KEY [FILE]: prints one field of the status JSON (FILE defaults to
+# $T/status.json). Fails unless FILE holds exactly one line of valid JSON.
+jfield() {
+        "$HOST_PY" - "$1" "${2:-$T/status.json}" <<'PY'
+import json, sys
+key, path = sys.argv[1], sys.argv[2]
+lines = open(path).read().splitlines()
+if len(lines) != 1:
+    sys.exit("status: %d lines, want 1" % len(lines))
+v = json.loads(lines[0]).get(key)
+if v is None:
+    sys.exit("status: no field %s" % key)
+print(str(v).lower() if isinstance(v, bool) else v)
+PY
+}
+
+# is TESTNAME GOT WANT: ok when the strings are equal, else prints both.
+is() {
+        if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1"; diag "got '$2', want '$3'"; fi
+}
+
+# show_run: diagnostics for a failed check (exit code, stderr, status).
+show_run() {
+        diag "rc=$rc" "stderr: $(head -c 600 "$T/err")" "stdout: $(head -c 600 "$T/out")" \
+                "status: $(head -c 600 "$T/status.json")"
+}
+
+# refused DESCRIPTION [HELPER ARGS]: the helper must exit 3, say why on
+# stderr as "sbx-helper: ...", and not run the program (which would create
+# $W/ran).
+refused() {
+        local d=$1; shift
+        rm -f "$W/ran"
+        hrun "$@"
+        if [ "$rc" -eq 3 ] && grep -q '^sbx-helper: ' "$T/err" && [ ! -e "$W/ran" ]; then
+                ok "$d"; diag "  $(head -n1 "$T/err")"
+        else
+                not_ok "$d"; show_run
+        fi
+}
+
+# payload NAME: copies tests/escape/payloads/NAME into the workdir, owned by
+# the test user, and prints its path there.
+payload() {
+        local src; src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/escape/payloads/$1
+        install -o "$SBX_TEST_USER" -m 0644 "$src" "$W/$1" && echo "$W/$1"
+}
+
+# user_pids PATTERN: pids of the test user's processes whose command line
+# matches PATTERN (a marker unique to the test, so nothing else is counted).
+user_pids() { pgrep -u "$SBX_TEST_USER" -f "$1" || true; }

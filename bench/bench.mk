@@ -1,0 +1,14 @@
+# Benchmarks: `make bench` runs every bench/*.sh in name order (each part
+# adds its own script). They need root to install a setuid helper in a temp
+# root, and measure as an unprivileged user.
+BENCH_SCRIPTS := $(sort $(wildcard bench/*.sh))
+TIMERUN := $(BUILD)/bench/timerun
+
+$(TIMERUN): $(BUILD)/bench/timerun.o
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^
+
+.PHONY: bench
+bench: all $(TIMERUN)
+	@set -e; for s in $(BENCH_SCRIPTS); do \
+		echo "== $$s"; BUILD=$(BUILD) TIMERUN=$(TIMERUN) $$s; \
+	done

@@ -1,0 +1,90 @@
+#!/bin/bash
+# What sbx-run costs: median wall time of `sbx-run --file trivial.py` per
+# tier against bare `python3 trivial.py` (whole processes, interleaved by
+# timerun), and the frontend's own per-run cost over the tier it drives:
+# the median of one run inside a session (`--repeat`: workdir, copy, argv,
+# spawn, capture, reap, cleanup; no probing) minus the median of calling the
+# same tier command directly (`--print-argv`). Target: under 1 ms.
+#   As root: sets up the test user and a temp root with a setuid helper
+#   (tests/lib/setup-root.sh), measures as that user, removes the root.
+#   ROUNDS=100 (default), REPEAT=200, BUILD=build, TIMERUN=$BUILD/bench/timerun.
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD:-build}; case $build in /*) ;; *) build=$repo/$build ;; esac
+timerun=${TIMERUN:-$build/bench/timerun}; case $timerun in /*) ;; *) timerun=$repo/$timerun ;; esac
+rounds=${ROUNDS:-100}
+repeat=${REPEAT:-200}
+py=/usr/bin/python3
+target_ms=1.0
+
+if [ "$(id -u)" -ne 0 ]; then
+        echo "frontend-bench: needs root to install the setuid helper in a temp root" >&2
+        echo "  (it measures as an unprivileged user): sudo make bench" >&2
+        exit 1
+fi
+[ -x "$timerun" ] || make -s -C "$repo" BUILD="$build" "$timerun"
+[ -x "$build/sbx-run" ] || make -s -C "$repo" BUILD="$build" "$build/sbx-run"
+. "$repo/tests/lib/setup-root.sh"
+trap teardown_root EXIT
+setup_users
+setup_root "$repo"
+install -m 0755 "$timerun" "$SBX_TEST_ROOT/bin/timerun"
+install -m 0755 "$build/sbx-run" "$SBX_RUN"
+home=$(getent passwd "$SBX_TEST_USER" | cut -d: -f6)
+work=$SBX_TEST_ROOT/share/bench
+mkdir -p "$work/direct" && echo pass > "$work/trivial.py" && cp "$work/trivial.py" "$work/direct/program.py"
+chown -R "$SBX_TEST_USER:" "$work"
+chmod -R a+rX "$work"
+
+user() {
+        (cd / && env -i PATH=/usr/bin:/bin HOME="$home" SBX_HELPER="$SBX_HELPER" \
+                setpriv --reuid="$SBX_TEST_USER" --regid="$SBX_TEST_USER" --init-groups -- "$@")
+}
+
+probe=$(user "$SBX_RUN" -q --probe --json)
+tiers=$(jq -r '.tiers[] | select(.works) | .tier' <<<"$probe")
+for t in helper bwrap; do
+        grep -qx "$t" <<<"$tiers" || echo "frontend-bench: tier $t does not work here:" \
+                "$(jq -r --arg t $t '.tiers[] | select(.tier == $t) | .why' <<<"$probe")" >&2
+done
+
+# 1. whole processes, round-robin: bare python vs sbx-run per tier
+spec=$work/whole.spec
+{
+        printf 'bare\t%s\t-I\t-B\t%s\n' "$py" "$work/trivial.py"
+        for t in $tiers; do
+                printf 'sbx-run:%s\t%s\t-q\t--tier\t%s\t--file\t%s\n' "$t" "$SBX_RUN" "$t" "$work/trivial.py"
+        done
+} > "$spec"
+chmod 0644 "$spec"
+echo "frontend-bench: $rounds rounds, as $SBX_TEST_USER, $(uname -r), $(nproc) cpus, load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "-- whole sbx-run processes (interpreter query + probe + one run) vs bare python"
+user "$SBX_TEST_ROOT/bin/timerun" "$rounds" "$spec"
+
+# 2. the frontend's own per-run cost over each tier's command
+echo "-- per run inside one session (--repeat $repeat) vs the tier command run directly"
+status=0
+for t in $tiers; do
+        # the same argv, pointed at our own workdir; fds 3/4 (status pipe,
+        # seccomp program) exist only inside sbx-run, so those options go
+        argv=$(user "$SBX_RUN" -q --tier "$t" --print-argv --file "$work/trivial.py")
+        wd=$(sed -n 's|^\(/.*\)/program.py$|\1|p' <<<"$argv" | tail -1)
+        dspec=$work/direct-$t.spec
+        { printf 'direct:%s' "$t"
+          sed -e "s|$wd|$work/direct|g" <<<"$argv" | awk '
+                skip { skip = 0; next }
+                /^(--status-fd|--seccomp|--json-status-fd)$/ { skip = 1; next }
+                { printf "\t%s", $0 }'
+          printf '\n'; } > "$dspec"
+        chmod 0644 "$dspec"
+        direct=$(user "$SBX_TEST_ROOT/bin/timerun" "$rounds" "$dspec" | awk -v n="direct:$t" '$1 == n { print }')
+        direct_ms=$(awk '{ print $2 }' <<<"$direct")   # timerun: name median_ms ...
+        per_run=$(user "$SBX_RUN" -q --tier "$t" --repeat "$repeat" --file "$work/trivial.py" 2>&1 >/dev/null |
+                sed -n 's/.*median \([0-9.]*\) ms.*/\1/p')
+        cost=$(awk -v a="$per_run" -v b="$direct_ms" 'BEGIN { printf "%.3f", a - b }')
+        verdict=$(awk -v c="$cost" -v t="$target_ms" 'BEGIN { print (c < t) ? "ok" : "OVER" }')
+        printf '%-14s per-run %8.3f ms  direct %8.3f ms  frontend cost %7.3f ms  [%s, target < %s ms]\n' \
+                "$t" "$per_run" "$direct_ms" "$cost" "$verdict" "$target_ms"
+        [ "$verdict" = ok ] || status=1
+done
+exit $status

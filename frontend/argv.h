@@ -1,0 +1,71 @@
+/* Building the argv of each tier from precomputed parts. Pure: no system
+ * calls, so every tier's argv is unit tested (tests/unit/frontend_argv.c). */
+#ifndef SBX_ARGV_H
+#define SBX_ARGV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "tier.h"
+
+/* Growable NULL-terminated vector of owned strings. */
+struct strvec {
+        char **items;
+        size_t len, cap;
+};
+int strvec_push(struct strvec *v, const char *s);
+int strvec_pushf(struct strvec *v, const char *fmt, ...)
+        __attribute__((format(printf, 2, 3)));
+int strvec_extend(struct strvec *v, const char *const *items);
+void strvec_free(struct strvec *v);
+
+/* The fds the child sees besides 0, 1, 2 (proc.c puts them there). */
+#define CHILD_FD_EXTRA    3     /* helper: status fd; bwrap: seccomp BPF */
+#define CHILD_FD_STATUS2  4     /* bwrap: --json-status-fd */
+
+/* A top-level host directory for bwrap's allow-listed root: a symlink
+ * (/bin -> usr/bin on merged-/usr hosts) is recreated, a directory bound. */
+struct host_dir {
+        const char *path;
+        const char *link_target;        /* NULL: a directory */
+};
+
+struct tier_params {
+        const char *tool;               /* helper, bwrap or unshare binary */
+        const struct host_dir *root_dirs;
+        size_t n_root_dirs;
+        const char *const *binds;       /* read-only, NULL-terminated */
+        long long memory_bytes;         /* -1 none */
+        long long fsize_bytes;
+        long long tmpfs_bytes;          /* /tmp and private workdirs */
+        bool seccomp;                   /* bwrap: BPF on CHILD_FD_EXTRA */
+};
+
+struct run_params {
+        const char *workdir;
+        bool private_workdir;
+        const char *const *workdir_files;
+        long long timeout_ms;
+        long long cpu_s;
+        long long tmpfs_bytes;
+        char *const *env;               /* helper only: passed as --env */
+        char *const *argv;
+};
+
+/* The session-wide part, computed once by sandbox_open. */
+int tier_build_prefix(enum tier t, const struct tier_params *p,
+                      struct strvec *out);
+/* prefix + the per-run part: workdir, limits, "--", argv. */
+int tier_build_argv(enum tier t, const struct strvec *prefix,
+                    const struct run_params *rp, struct strvec *out);
+
+/* A run's environment: the session's (base + user pairs), then HOME and
+ * TMPDIR = workdir, then the run's extras; where a NAME repeats, the later
+ * one wins, so HOME/TMPDIR are the workdir unless the run's extras say
+ * otherwise. */
+int env_build(const char *const *session_env, const char *workdir,
+              const char *const *extra, struct strvec *env);
+/* "{venv}" in a NAME=VALUE pair becomes the venv path ("" without one). */
+char *env_expand_venv(const char *pair, const char *venv);
+
+#endif

@@ -1,0 +1,323 @@
+/* sbx-run's command line: one getopt_long table for every mode, parsed
+ * into struct cli_opts. Adding an option: an enum value, a table row, a
+ * case in apply_option, a line in cli_usage. */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define MAX_TIMEOUT_MS   (24LL * 3600 * 1000)
+#define MAX_JOBS         4096
+
+enum opt_id {
+        OPT_FILE = 256, OPT_WORKDIR, OPT_PROBE, OPT_SUITE, OPT_PROBLEMS,
+        OPT_SAMPLES, OPT_CANONICAL, OPT_JOBS, OPT_OUT, OPT_SUMMARY, OPT_K,
+        OPT_RESUME, OPT_SHARD, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_WARM,
+        OPT_JSON, OPT_TIMEOUT, OPT_CPU, OPT_MEMORY, OPT_FSIZE, OPT_MAX_OUTPUT, OPT_TIER,
+        OPT_REQUIRE_TIER, OPT_PYTHON, OPT_VENV, OPT_PACKAGE, OPT_PROVISION,
+        OPT_ENV, OPT_RO_BIND, OPT_REBUILD, OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_REPEAT,
+        OPT_PRINT_ARGV,
+};
+
+static const struct option long_options[] = {
+        { "file", required_argument, NULL, OPT_FILE },
+        { "workdir", required_argument, NULL, OPT_WORKDIR },
+        { "probe", no_argument, NULL, OPT_PROBE },
+        { "suite", required_argument, NULL, OPT_SUITE },
+        { "problems", required_argument, NULL, OPT_PROBLEMS },
+        { "samples", required_argument, NULL, OPT_SAMPLES },
+        { "canonical", no_argument, NULL, OPT_CANONICAL },
+        { "jobs", required_argument, NULL, OPT_JOBS },
+        { "out", required_argument, NULL, OPT_OUT },
+        { "summary", required_argument, NULL, OPT_SUMMARY },
+        { "k", required_argument, NULL, OPT_K },
+        { "resume", no_argument, NULL, OPT_RESUME },
+        { "shard", required_argument, NULL, OPT_SHARD },
+        { "progress", no_argument, NULL, OPT_PROGRESS },
+        { "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
+        { "warm", no_argument, NULL, OPT_WARM },
+        { "json", no_argument, NULL, OPT_JSON },
+        { "timeout", required_argument, NULL, OPT_TIMEOUT },
+        { "cpu", required_argument, NULL, OPT_CPU },
+        { "memory", required_argument, NULL, OPT_MEMORY },
+        { "fsize", required_argument, NULL, OPT_FSIZE },
+        { "max-output", required_argument, NULL, OPT_MAX_OUTPUT },
+        { "tier", required_argument, NULL, OPT_TIER },
+        { "require-tier", required_argument, NULL, OPT_REQUIRE_TIER },
+        { "python", required_argument, NULL, OPT_PYTHON },
+        { "venv", required_argument, NULL, OPT_VENV },
+        { "package", required_argument, NULL, OPT_PACKAGE },
+        { "provision", required_argument, NULL, OPT_PROVISION },
+        { "env", required_argument, NULL, OPT_ENV },
+        { "ro-bind", required_argument, NULL, OPT_RO_BIND },
+        { "rebuild", no_argument, NULL, OPT_REBUILD },
+        { "quiet", no_argument, NULL, OPT_QUIET },
+        { "repeat", required_argument, NULL, OPT_REPEAT },
+        { "print-argv", no_argument, NULL, OPT_PRINT_ARGV },
+        { "help", no_argument, NULL, OPT_HELP },
+        { "version", no_argument, NULL, OPT_VERSION },
+        { NULL, 0, NULL, 0 },
+};
+
+/* Whole string, base 10, in [min, max]. */
+static int parse_ll(const char *opt, const char *s, long long min, long long max,
+                    long long *out, struct sbx_err *err)
+{
+        char *end;
+
+        errno = 0;
+        long long v = strtoll(s, &end, 10);
+        if (errno || end == s || *end || v < min || v > max)
+                return sbx_fail(err, 0, "%s: '%s' is not an integer in [%lld, %lld]",
+                                opt, s, min, max);
+        *out = v;
+        return 0;
+}
+
+/* Bytes with an optional K/M/G suffix (powers of 1024). */
+static int parse_size(const char *opt, const char *s, long long *out,
+                      struct sbx_err *err)
+{
+        char *end;
+        int shift = 0;
+
+        errno = 0;
+        long long v = strtoll(s, &end, 10);
+        if (end != s && end[0] && !end[1]) {
+                const char *units = "KMG";
+                const char *u = strchr(units, end[0] & ~0x20);
+                if (u) {
+                        shift = 10 * (int)(u - units + 1);
+                        end++;
+                }
+        }
+        if (errno || end == s || *end || v <= 0 || v > (LLONG_MAX >> shift))
+                return sbx_fail(err, 0, "%s: '%s' is not a size (bytes, or with K/M/G)",
+                                opt, s);
+        *out = v << shift;
+        return 0;
+}
+
+/* Seconds, decimals allowed ("2.5"). */
+static int parse_seconds(const char *opt, const char *s, int64_t *ms,
+                         struct sbx_err *err)
+{
+        char *end;
+
+        errno = 0;
+        double v = strtod(s, &end);
+        if (errno || end == s || *end || !isfinite(v) || v <= 0 ||
+            v * 1000 > (double)MAX_TIMEOUT_MS)
+                return sbx_fail(err, 0, "%s: '%s' is not a number of seconds in "
+                                "(0, %lld]", opt, s, MAX_TIMEOUT_MS / 1000);
+        *ms = (int64_t)(v * 1000);
+        if ((double)*ms < v * 1000)     /* round up: never shorter than asked */
+                (*ms)++;
+        return 0;
+}
+
+static int parse_shard(const char *s, struct cli_opts *o, struct sbx_err *err)
+{
+        int i, n, used = 0;
+
+        if (sscanf(s, "%d/%d%n", &i, &n, &used) != 2 || s[used] || n < 1 ||
+            i < 0 || i >= n)
+                return sbx_fail(err, 0, "--shard: '%s' is not I/N with 0 <= I < N", s);
+        o->shard_index = i;
+        o->shard_count = n;
+        return 0;
+}
+
+static int parse_tier(const char *opt, const char *s, enum tier *out,
+                      struct sbx_err *err)
+{
+        if (tier_from_name(s, out) < 0)
+                return sbx_fail(err, 0, "%s: unknown tier '%s' (helper, bwrap, unshare, "
+                                "unshare-root, rlimit)", opt, s);
+        return 0;
+}
+
+static int set_mode(struct cli_opts *o, enum cli_mode m, const char *opt,
+                    struct sbx_err *err)
+{
+        if (o->mode != CLI_MODE_NONE && o->mode != m)
+                return sbx_fail(err, 0, "%s cannot be combined with the other mode given", opt);
+        o->mode = m;
+        return 0;
+}
+
+static int apply_option(int id, const char *arg, struct cli_opts *o,
+                        struct sbx_err *err)
+{
+        long long n = 0;
+        int64_t ms;
+
+        switch (id) {
+        case OPT_FILE: o->file = arg; return set_mode(o, CLI_MODE_FILE, "--file", err);
+        case OPT_WORKDIR: o->workdir = arg; return 0;
+        case OPT_PROBE: return set_mode(o, CLI_MODE_PROBE, "--probe", err);
+        case OPT_SUITE: o->suite = arg; return set_mode(o, CLI_MODE_SUITE, "--suite", err);
+        case OPT_PROBLEMS: o->problems = arg; return 0;
+        case OPT_SAMPLES: o->samples = arg; return 0;
+        case OPT_CANONICAL: o->canonical = true; return 0;
+        case OPT_JOBS:
+                if (parse_ll("--jobs", arg, 1, MAX_JOBS, &n, err) < 0)
+                        return -1;
+                o->jobs = (int)n;
+                return 0;
+        case OPT_OUT: o->out = arg; return 0;
+        case OPT_SUMMARY: o->summary = arg; return 0;
+        case OPT_K: o->k_list = arg; return 0;
+        case OPT_RESUME: o->resume = true; return 0;
+        case OPT_SHARD: return parse_shard(arg, o, err);
+        case OPT_PROGRESS: o->progress = 1; return 0;
+        case OPT_NO_PROGRESS: o->progress = 0; return 0;
+        case OPT_WARM: o->warm = true; return 0;
+        case OPT_JSON: o->json = true; return 0;
+        case OPT_TIMEOUT: return parse_seconds("--timeout", arg, &o->timeout_ms, err);
+        case OPT_CPU:
+                if (parse_seconds("--cpu", arg, &ms, err) < 0)
+                        return -1;
+                o->cpu_limit_s = (ms + 999) / 1000;     /* RLIMIT_CPU is whole seconds */
+                return 0;
+        case OPT_MEMORY:
+                if (strcmp(arg, "none") == 0) {
+                        o->sb.memory_bytes = -1;
+                        return 0;
+                }
+                return parse_size("--memory", arg, &o->sb.memory_bytes, err);
+        case OPT_FSIZE: return parse_size("--fsize", arg, &o->sb.fsize_bytes, err);
+        case OPT_MAX_OUTPUT:
+                if (parse_size("--max-output", arg, &n, err) < 0)
+                        return -1;
+                o->sb.max_output_bytes = (size_t)n;
+                return 0;
+        case OPT_TIER: return parse_tier("--tier", arg, &o->sb.force_tier, err);
+        case OPT_REQUIRE_TIER:
+                return parse_tier("--require-tier", arg, &o->sb.require_tier, err);
+        case OPT_PYTHON: o->sb.python = arg; return 0;
+        case OPT_VENV: o->sb.venv_name = arg; return 0;
+        case OPT_PACKAGE: return str_list_push(&o->packages, arg, err);
+        case OPT_PROVISION: return str_list_push(&o->provision, arg, err);
+        case OPT_ENV:
+                if (!strchr(arg, '=') || arg[0] == '=')
+                        return sbx_fail(err, 0, "--env: '%s' is not NAME=VALUE", arg);
+                return str_list_push(&o->env, arg, err);
+        case OPT_RO_BIND:
+                if (arg[0] != '/')
+                        return sbx_fail(err, 0, "--ro-bind: '%s' is not an absolute path", arg);
+                return str_list_push(&o->ro_binds, arg, err);
+        case OPT_REBUILD: o->sb.rebuild = true; return 0;
+        case OPT_REPEAT:
+                if (parse_ll("--repeat", arg, 1, 1000000, &n, err) < 0)
+                        return -1;
+                o->repeat = (int)n;
+                return 0;
+        case OPT_PRINT_ARGV: o->print_argv = true; return 0;
+        case OPT_QUIET: o->sb.quiet = true; return 0;
+        case OPT_HELP: return set_mode(o, CLI_MODE_HELP, "--help", err);
+        case OPT_VERSION: return set_mode(o, CLI_MODE_VERSION, "--version", err);
+        }
+        return sbx_fail(err, 0, "internal: unhandled option %d", id);
+}
+
+static void defaults(struct cli_opts *o)
+{
+        memset(o, 0, sizeof(*o));
+        o->sb.force_tier = TIER_NONE;
+        o->sb.require_tier = TIER_NONE;
+        o->progress = -1;
+}
+
+static int parse_merge(int argc, char **argv, struct cli_opts *o, struct sbx_err *err)
+{
+        int i = 2;
+
+        o->mode = CLI_MODE_MERGE;
+        for (; i < argc && argv[i][0] == '-' && strcmp(argv[i], "--") != 0; i++) {
+                if (strcmp(argv[i], "--out") == 0 && i + 1 < argc)
+                        o->merge_out = argv[++i];
+                else if (strncmp(argv[i], "--out=", 6) == 0)
+                        o->merge_out = argv[i] + 6;
+                else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+                        return o->mode = CLI_MODE_HELP, 0;
+                else
+                        return sbx_fail(err, 0, "merge: unknown option %s", argv[i]);
+        }
+        if (i < argc && strcmp(argv[i], "--") == 0)
+                i++;
+        if (i >= argc)
+                return sbx_fail(err, 0, "merge: no result files given");
+        o->merge_files = argv + i;
+        return 0;
+}
+
+/* Modes need their options; options of other modes are harmless. */
+static int check_mode(struct cli_opts *o, int argc, char **argv, struct sbx_err *err)
+{
+        if (optind < argc) {
+                if (strcmp(argv[optind - 1], "--") != 0)
+                        return sbx_fail(err, 0, "unexpected argument '%s' (a program "
+                                        "to run goes after --)", argv[optind]);
+                o->argv = argv + optind;
+                if (set_mode(o, CLI_MODE_ARGV, "-- ARGV", err) < 0)
+                        return -1;
+        }
+        if (o->mode == CLI_MODE_ARGV && !o->workdir)
+                return sbx_fail(err, 0, "-- ARGV needs --workdir DIR");
+        if (o->mode == CLI_MODE_SUITE && !o->problems)
+                return sbx_fail(err, 0, "--suite needs --problems FILE");
+        if (o->mode == CLI_MODE_SUITE && !o->samples && !o->canonical)
+                return sbx_fail(err, 0, "--suite needs --samples FILE or --canonical");
+        if (o->mode == CLI_MODE_NONE)
+                return sbx_fail(err, 0, "nothing to do: give --file, --workdir DIR -- "
+                                "ARGV, --suite, --probe or merge (see --help)");
+        if (o->sb.venv_name == NULL && (o->packages.len || o->provision.len))
+                return sbx_fail(err, 0, "--package and --provision need --venv NAME");
+        o->sb.env = o->env.items;
+        o->sb.ro_binds = o->ro_binds.items;
+        o->sb.packages = o->packages.items;
+        o->sb.provision = o->provision.items;
+        return 0;
+}
+
+int cli_parse(int argc, char **argv, struct cli_opts *o, struct sbx_err *err)
+{
+        int id;
+
+        defaults(o);
+        if (argc >= 2 && strcmp(argv[1], "merge") == 0)
+                return parse_merge(argc, argv, o, err);
+        optind = 1;
+        opterr = 0;
+        while ((id = getopt_long(argc, argv, "+j:hqV", long_options, NULL)) != -1) {
+                if (id == '?' || id == ':')
+                        return sbx_fail(err, 0, "%s: unknown option or missing value "
+                                        "(see --help)", argv[optind - 1]);
+                if (id == 'j')
+                        id = OPT_JOBS;
+                else if (id == 'h')
+                        id = OPT_HELP;
+                else if (id == 'q')
+                        id = OPT_QUIET;
+                else if (id == 'V')
+                        id = OPT_VERSION;
+                if (apply_option(id, optarg, o, err) < 0)
+                        return -1;
+        }
+        if (o->mode == CLI_MODE_HELP || o->mode == CLI_MODE_VERSION)
+                return 0;
+        return check_mode(o, argc, argv, err);
+}
+
+void cli_opts_free(struct cli_opts *o)
+{
+        str_list_free(&o->env);
+        str_list_free(&o->ro_binds);
+        str_list_free(&o->packages);
+        str_list_free(&o->provision);
+}

@@ -1,0 +1,66 @@
+/* Results JSONL: one line per sample, written and flushed as its run ends,
+ * read back for --resume and merge, rewritten in input order at the end. */
+#ifndef SBX_RESULTS_H
+#define SBX_RESULTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "classeval.h"
+#include "err.h"
+#include "sandbox.h"
+
+/* Recorded on every line, so that resume and merge can refuse lines that
+ * belong to another run. */
+struct result_meta {
+        const char *suite;
+        const char *samples_hash;       /* FNV-1a of the samples file, or "canonical" */
+        size_t total;                   /* samples in the input */
+        int shard_index, shard_count;   /* 0/1 when not sharded */
+};
+
+/* What one sample's run came to. */
+struct verdict {
+        bool passed;
+        char result[1100];              /* "passed", "timed out", "failed: <msg>" */
+        const struct run_result *run;   /* NULL when the run never started */
+        /* ClassEval */
+        size_t n_classes;
+        char *const *class_names;
+        struct classeval_counts *counts;
+        enum classeval_class_result class_result;
+        struct classeval_counts counts_store[CLASSEVAL_MAX_TEST_CLASSES];    /* last: not cleared */
+};
+
+/* The line for a sample (its own fields, then ours), malloc'd, no newline. */
+char *results_line(const cJSON *sample_fields, size_t index, long line,
+                   const struct verdict *v, const struct result_meta *m);
+
+struct results_file {
+        int fd;
+        char *path;
+        size_t n;                       /* samples in the input */
+        char **lines;                   /* by sample index; NULL = not done */
+        cJSON **parsed;                 /* the same, parsed (for the summary) */
+        size_t done;
+};
+
+/* Opens path for appending. With resume, lines already there that match a
+ * sample (sbx_index, sbx_line and task_id, same samples file and shard)
+ * are kept and their samples count as done; a torn last line is dropped. */
+int results_open(struct results_file *rf, const char *path, size_t n_samples,
+                 bool resume, const struct result_meta *m,
+                 const cJSON *const *sample_fields, const long *sample_lines,
+                 struct sbx_err *err);
+/* Writes line + "\n" at once and keeps it (takes ownership of line). */
+int results_append(struct results_file *rf, size_t index, char *line, struct sbx_err *err);
+/* Rewrites the file with the done lines in input order (temp file + rename). */
+int results_rewrite_ordered(struct results_file *rf, struct sbx_err *err);
+void results_close(struct results_file *rf);
+
+/* Reads a results file into parsed lines (for merge); errors name the line. */
+int results_read(const char *path, cJSON ***lines, size_t *n, struct sbx_err *err);
+
+#endif

@@ -1,0 +1,361 @@
+/* One sandboxed run: spawn through the session's tier, capture, enforce the
+ * wall clock, reap, sweep what it left behind, and classify the result. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "output.h"
+#include "proc.h"
+#include "run_internal.h"
+#include "sandbox_impl.h"
+
+#define READS_PER_STEP     64   /* per fd, so one flood cannot starve -j peers */
+#define STATUS_MAX_BYTES   8192
+#define KILL_RECHECK_MS    200
+
+int64_t sbx_now_ms(void)
+{
+        struct timespec ts;
+
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void close_fdp(int *fd) { if (*fd >= 0) close(*fd); }
+#define auto_fd __attribute__((cleanup(close_fdp))) int
+
+static void close_fd(int *fd)
+{
+        if (*fd >= 0)
+                close(*fd);
+        *fd = -1;
+}
+
+static bool tier_is_weak(enum tier t)
+{
+        return t == TIER_UNSHARE || t == TIER_UNSHARE_ROOT || t == TIER_RLIMIT;
+}
+
+static int make_pipe(int fds[2], struct sbx_err *err)
+{
+        if (pipe2(fds, O_CLOEXEC) < 0)
+                return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "pipe");
+        if (fcntl(fds[0], F_SETFL, O_NONBLOCK) < 0)
+                return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "fcntl");
+        return 0;
+}
+
+static void run_link(struct sandbox *sb, struct sbx_run *r)
+{
+        r->next = sb->runs;
+        sb->runs = r;
+        sb->runs_in_flight++;
+}
+
+void run_unlink(struct sandbox *sb, struct sbx_run *r)
+{
+        for (struct sbx_run **p = &sb->runs; *p; p = &(*p)->next) {
+                if (*p == r) {
+                        *p = r->next;
+                        sb->runs_in_flight--;
+                        return;
+                }
+        }
+}
+
+static int run_spawn(struct sbx_run *r, const struct strvec *argv,
+                     const struct strvec *env, struct sbx_err *err)
+{
+        struct sandbox *sb = r->sb;
+        int out[2], errp[2], st[2] = { -1, -1 };
+
+        if (make_pipe(out, err) < 0)
+                return -1;
+        r->out_fd = out[0];
+        auto_fd out_w = out[1];
+        if (make_pipe(errp, err) < 0)
+                return -1;
+        r->err_fd = errp[0];
+        auto_fd err_w = errp[1];
+        if (r->tier == TIER_HELPER || r->tier == TIER_BWRAP) {
+                if (make_pipe(st, err) < 0)
+                        return -1;
+                r->status_fd = st[0];
+        }
+        auto_fd st_w = st[1];
+        struct proc_limits lim = {
+                .cpu_s = r->cpu_limit_s,
+                .as_bytes = sb->opts.memory_bytes,
+                .fsize_bytes = sb->opts.fsize_bytes,
+                .nproc = r->tier == TIER_RLIMIT ? sb->nproc_limit : 0,
+        };
+        struct proc_spec ps = {
+                .path = argv->items[0], .argv = argv->items, .envp = env->items,
+                .chdir = tier_is_weak(r->tier) ? r->workdir : NULL,
+                .stdin_fd = sb->devnull_fd, .stdout_fd = out_w, .stderr_fd = err_w,
+                .extra_fd = { -1, -1 },
+                .limits = r->tier == TIER_HELPER ? NULL : &lim,
+        };
+        auto_fd bpf = -1;
+        if (r->tier == TIER_HELPER) {
+                ps.extra_fd[0] = st_w;
+        } else if (r->tier == TIER_BWRAP) {
+                if (sb->seccomp_fd >= 0) {
+                        /* a fresh open file: its own offset, bwrap reads from 0 */
+                        char path[64];
+                        snprintf(path, sizeof(path), "/proc/self/fd/%d", sb->seccomp_fd);
+                        bpf = open(path, O_RDONLY | O_CLOEXEC);
+                        if (bpf < 0)
+                                return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno,
+                                                     "reopening the seccomp program");
+                }
+                ps.extra_fd[0] = bpf;
+                ps.extra_fd[1] = st_w;
+        }
+        r->pid = proc_spawn(&ps, err);
+        if (r->pid < 0)
+                return -1;
+        r->pidfd = (int)syscall(SYS_pidfd_open, r->pid, 0);
+        return 0;
+}
+
+int run_build_argv(struct sandbox *sb, enum tier t, const struct run_spec *spec,
+                   int64_t timeout_ms, int64_t cpu_limit_s, struct strvec *env,
+                   struct strvec *argv)
+{
+        struct run_params rp = {
+                .workdir = spec->workdir, .private_workdir = spec->private_workdir,
+                .workdir_files = spec->workdir_files, .timeout_ms = timeout_ms,
+                .cpu_s = cpu_limit_s, .tmpfs_bytes = DEFAULT_WORKDIR_BYTES,
+                .argv = spec->argv,
+        };
+
+        if (env_build((const char *const *)sb->env.items, spec->workdir,
+                      spec->env_extra, env) < 0)
+                return -1;
+        rp.env = env->items;
+        return tier_build_argv(t, &sb->prefix[t], &rp, argv);
+}
+
+int run_start_tier(struct sandbox *sb, enum tier t, const struct run_spec *spec,
+                   struct sbx_run **out, struct sbx_err *err)
+{
+        struct strvec env = { 0 }, argv = { 0 };
+        struct sbx_run *r;
+        int rc = -1;
+
+        if (!spec->argv || !spec->argv[0] || spec->argv[0][0] != '/' ||
+            !spec->workdir || spec->workdir[0] != '/')
+                return sbx_fail(err, 0, "run: argv[0] and workdir must be absolute paths");
+        r = calloc(1, sizeof(*r));
+        if (!r)
+                return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "out of memory");
+        r->sb = sb;
+        r->tier = t;
+        r->out_fd = r->err_fd = r->status_fd = r->pidfd = -1;
+        r->pid = -1;
+        r->workdir = strdup(spec->workdir);
+        r->timeout_ms = spec->timeout_ms > 0 ? spec->timeout_ms : DEFAULT_TIMEOUT_MS;
+        r->cpu_limit_s = spec->cpu_limit_s > 0 ? spec->cpu_limit_s :
+                (r->timeout_ms + 999) / 1000 + DEFAULT_CPU_SLACK_S;
+        output_capture_init(&r->out_cap, &r->res.out, sb->opts.max_output_bytes);
+        output_capture_init(&r->err_cap, &r->res.err, sb->opts.max_output_bytes);
+        if (!r->workdir || run_build_argv(sb, t, spec, r->timeout_ms, r->cpu_limit_s,
+                                          &env, &argv) < 0) {
+                sbx_fail_code(err, SBX_EXIT_SANDBOX, ENOMEM, "building argv and env");
+                goto out;
+        }
+        r->start_ms = sbx_now_ms();
+        r->deadline_ms = r->start_ms + r->timeout_ms +
+                         (t == TIER_HELPER ? HELPER_GRACE_MS : 0);
+        if (run_spawn(r, &argv, &env, err) < 0)
+                goto out;
+        run_link(sb, r);
+        *out = r;
+        r = NULL;
+        rc = 0;
+out:
+        if (r)
+                run_free(r);
+        strvec_free(&env);
+        strvec_free(&argv);
+        return rc;
+}
+
+int sbx_run_start(struct sandbox *sb, const struct run_spec *spec,
+                  struct sbx_run **out, struct sbx_err *err)
+{
+        return run_start_tier(sb, sb->tier, spec, out, err);
+}
+
+size_t sbx_run_pollfds(const struct sbx_run *r, struct pollfd *pfds, size_t max)
+{
+        int fds[4] = { r->out_fd, r->err_fd, r->status_fd,
+                       r->reaped ? -1 : r->pidfd };
+        size_t n = 0;
+
+        for (int i = 0; i < 4 && n < max; i++) {
+                if (fds[i] < 0)
+                        continue;
+                pfds[n].fd = fds[i];
+                pfds[n].events = POLLIN;
+                pfds[n].revents = 0;
+                n++;
+        }
+        return n;
+}
+
+int64_t sbx_run_deadline_ms(const struct sbx_run *r)
+{
+        return r->deadline_ms;
+}
+
+/* Reads what is there without blocking; closes the fd at EOF. */
+static void drain(int *fd, struct output_capture *cap, char *status_buf,
+                  size_t *status_len)
+{
+        char buf[65536];
+
+        for (int i = 0; *fd >= 0 && i < READS_PER_STEP; i++) {
+                ssize_t n = read(*fd, buf, sizeof(buf));
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n < 0 && errno == EAGAIN)
+                        return;
+                if (n <= 0) {
+                        close_fd(fd);
+                        return;
+                }
+                if (cap) {
+                        output_capture_append(cap, buf, (size_t)n);
+                } else {
+                        size_t room = STATUS_MAX_BYTES - *status_len;
+                        size_t take = (size_t)n < room ? (size_t)n : room;
+                        memcpy(status_buf + *status_len, buf, take);
+                        *status_len += take;
+                }
+        }
+}
+
+static void drain_all(struct sbx_run *r)
+{
+        drain(&r->out_fd, &r->out_cap, NULL, NULL);
+        drain(&r->err_fd, &r->err_cap, NULL, NULL);
+        drain(&r->status_fd, NULL, r->status_buf, &r->status_len);
+}
+
+static void kill_tree(struct sbx_run *r)
+{
+        if (r->pid > 0 && !r->reaped) {
+                kill(-r->pid, SIGKILL);
+                kill(r->pid, SIGKILL);
+        }
+}
+
+static void sweep(struct sbx_run *r)
+{
+        pid_t keep[256];
+        size_t nkeep = 0;
+        bool all = true;
+
+        for (struct sbx_run *o = r->sb->runs; o; o = o->next) {
+                if (o == r)
+                        continue;
+                all = false;
+                if (!o->reaped && o->pid > 0 && nkeep < 256)
+                        keep[nkeep++] = o->pid;
+        }
+        proc_sweep_orphans(r->pid, all, keep, nkeep);
+}
+
+int sbx_run_step(struct sbx_run *r, const struct pollfd *pfds, size_t n)
+{
+        struct rusage ru;
+        int status;
+
+        drain_all(r);
+        if (!r->reaped) {
+                pid_t w = wait4(r->pid, &status, WNOHANG, &ru);
+                if (w == r->pid) {
+                        r->reaped = true;
+                        r->wait_status = status;
+                        r->ru = ru;
+                        r->end_ms = sbx_now_ms();
+                }
+        }
+        if (!r->reaped) {
+                if (sbx_now_ms() >= r->deadline_ms) {
+                        if (!r->killed)
+                                r->killed_wall = true;
+                        r->killed = true;
+                        kill_tree(r);
+                        r->deadline_ms = sbx_now_ms() + KILL_RECHECK_MS;
+                }
+                return 0;
+        }
+        /* Everything the run started must be gone before the verdict:
+         * in the weak tiers nothing else guarantees it. */
+        if (tier_is_weak(r->tier))
+                sweep(r);
+        drain_all(r);
+        return 1;
+}
+
+void run_reap_blocking(struct sbx_run *r)
+{
+        int status;
+
+        if (r->reaped || r->pid <= 0)
+                return;
+        kill_tree(r);
+        while (wait4(r->pid, &status, 0, &r->ru) < 0)
+                if (errno != EINTR)
+                        return;
+        r->reaped = true;
+        r->wait_status = status;
+        r->end_ms = sbx_now_ms();
+}
+
+void sbx_run_kill(struct sbx_run *r)
+{
+        if (!r->killed)
+                r->interrupted = true;
+        r->killed = true;
+        kill_tree(r);
+}
+
+int sbx_run_sync(struct sandbox *sb, const struct run_spec *spec,
+                 struct run_result *res, struct sbx_err *err)
+{
+        return run_tier_sync(sb, sb->tier, spec, res, err);
+}
+
+int run_tier_sync(struct sandbox *sb, enum tier t, const struct run_spec *spec,
+                  struct run_result *res, struct sbx_err *err)
+{
+        struct sbx_run *r;
+        struct pollfd pfds[4];
+
+        if (run_start_tier(sb, t, spec, &r, err) < 0)
+                return -1;
+        for (;;) {
+                size_t n = sbx_run_pollfds(r, pfds, 4);
+                int64_t wait = sbx_run_deadline_ms(r) - sbx_now_ms();
+                if (wait < 0)
+                        wait = 0;
+                /* a poll error (EINTR) only means: step and look again */
+                (void)poll(pfds, n, (int)(wait > 1000 ? 1000 : wait));
+                if (sbx_run_step(r, pfds, n))
+                        break;
+        }
+        sbx_run_finish(r, res);
+        return 0;
+}

@@ -1,0 +1,316 @@
+/* The single-run modes: --file, --workdir DIR -- ARGV, --probe. The
+ * program's output is captured (capped) and printed after the run, then a
+ * summary line on stderr; --json prints one object instead. */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "proc.h"
+#include "run_internal.h"
+#include "sandbox_impl.h"
+
+#define PROGRAM_MAX_BYTES (64LL << 20)
+#define SANDBOX_PATH      "/usr/bin:/bin"
+
+static void freep(void *p) { free(*(void **)p); }
+#define auto_free __attribute__((cleanup(freep)))
+static void close_fdp(int *fd) { if (*fd >= 0) close(*fd); }
+#define auto_fd __attribute__((cleanup(close_fdp))) int
+
+static int report_error(const struct sbx_err *err)
+{
+        fprintf(stderr, "sbx-run: %s\n", err->msg);
+        return err->exit_code ? err->exit_code : SBX_EXIT_USAGE;
+}
+
+static void fill_sb_opts(struct cli_opts *opts)
+{
+        opts->sb.env = opts->env.items;
+        opts->sb.ro_binds = opts->ro_binds.items;
+        opts->sb.packages = opts->packages.items;
+        opts->sb.provision = opts->provision.items;
+}
+
+static void print_json(const struct run_result *res, const char *summary)
+{
+        cJSON *o = cJSON_CreateObject();
+
+        cJSON_AddBoolToObject(o, "passed", res->status == RUN_OK);
+        cJSON_AddStringToObject(o, "status", run_status_name(res->status));
+        cJSON_AddNumberToObject(o, "returncode", res->returncode);
+        cJSON_AddNumberToObject(o, "signal", res->signal);
+        cJSON_AddNumberToObject(o, "duration", res->duration_s);
+        cJSON_AddNumberToObject(o, "cpu", res->cpu_s);
+        cJSON_AddNumberToObject(o, "max_rss_kb", (double)res->max_rss_kb);
+        cJSON_AddStringToObject(o, "stdout", res->out.data ? res->out.data : "");
+        cJSON_AddStringToObject(o, "stderr", res->err.data ? res->err.data : "");
+        cJSON_AddBoolToObject(o, "truncated", res->out.truncated || res->err.truncated);
+        cJSON_AddStringToObject(o, "summary", summary ? summary : "");
+        cJSON_AddStringToObject(o, "tier", tier_name(res->tier));
+        cJSON_AddStringToObject(o, "detail", res->detail);
+        /* past the cap, the end of the stream (where an end-of-checks marker
+         * or the traceback sits) is still there */
+        if (res->out.truncated)
+                cJSON_AddStringToObject(o, "stdout_tail", res->out.tail);
+        if (res->err.truncated)
+                cJSON_AddStringToObject(o, "stderr_tail", res->err.tail);
+        char *text = cJSON_PrintUnformatted(o);
+        if (text)
+                printf("%s\n", text);
+        free(text);
+        cJSON_Delete(o);
+}
+
+static void print_passthrough(const struct run_result *res, const char *summary)
+{
+        if (res->out.len)
+                fwrite(res->out.data, 1, res->out.len, stdout);
+        fflush(stdout);
+        if (res->err.len)
+                fwrite(res->err.data, 1, res->err.len, stderr);
+        if (res->out.truncated || res->err.truncated)
+                fprintf(stderr, "sbx-run: output truncated (stdout %zu bytes, "
+                        "stderr %zu bytes written in all)\n", res->out.total,
+                        res->err.total);
+        fprintf(stderr, "sbx-run: %s [%s, tier %s, %.3f s]\n", summary ? summary : "?",
+                run_status_name(res->status), tier_name(res->tier), res->duration_s);
+}
+
+static int print_argv(struct sandbox *sb, const struct run_spec *spec)
+{
+        struct strvec env = { 0 }, argv = { 0 };
+        int64_t timeout = spec->timeout_ms > 0 ? spec->timeout_ms : DEFAULT_TIMEOUT_MS;
+        int64_t cpu = spec->cpu_limit_s > 0 ? spec->cpu_limit_s :
+                      (timeout + 999) / 1000 + DEFAULT_CPU_SLACK_S;
+        int rc = run_build_argv(sb, sb->tier, spec, timeout, cpu, &env, &argv);
+
+        for (size_t i = 0; rc == 0 && i < argv.len; i++)
+                printf("%s\n", argv.items[i]);
+        strvec_free(&env);
+        strvec_free(&argv);
+        return rc == 0 ? SBX_EXIT_OK : SBX_EXIT_SANDBOX;
+}
+
+static int run_and_report(struct sandbox *sb, const struct run_spec *spec,
+                          const struct cli_opts *opts)
+{
+        struct run_result res;
+        struct sbx_err err = { 0 };
+        bool json = opts->json;
+
+        if (opts->print_argv)
+                return print_argv(sb, spec);
+        if (sbx_run_sync(sb, spec, &res, &err) < 0)
+                return report_error(&err);
+        auto_free char *summary = run_result_summary(&res);
+        if (json)
+                print_json(&res, summary);
+        else
+                print_passthrough(&res, summary);
+        run_result_free(&res);
+        switch (res.status) {
+        case RUN_OK: return SBX_EXIT_OK;
+        case RUN_ERROR: return SBX_EXIT_SANDBOX;
+        default: return SBX_EXIT_FAILED;
+        }
+}
+
+/* The program is copied, never passed on argv (HumanEval+ programs reach
+ * 500 KB) and never run in place (the user's file stays out of reach). */
+static int copy_program(const char *src, const char *dst, struct sbx_err *err)
+{
+        char buf[65536];
+        long long total = 0;
+        ssize_t n;
+
+        auto_fd in = open(src, O_RDONLY | O_CLOEXEC);
+        if (in < 0)
+                return sbx_fail(err, errno, "--file %s", src);
+        auto_fd out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        if (out < 0)
+                return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "%s", dst);
+        while ((n = read(in, buf, sizeof(buf))) != 0) {
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n < 0)
+                        return sbx_fail(err, errno, "--file %s", src);
+                total += n;
+                if (total > PROGRAM_MAX_BYTES)
+                        return sbx_fail(err, 0, "--file %s: larger than %lld bytes",
+                                        src, PROGRAM_MAX_BYTES);
+                if (write(out, buf, (size_t)n) != n)
+                        return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "writing %s", dst);
+        }
+        return 0;
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+        return remove(path) < 0 && errno != ENOENT ? -1 : 0;
+}
+
+static int run_file_once(struct sandbox *sb, struct cli_opts *opts)
+{
+        struct sbx_err err = { 0 };
+        const char *name = "program.py";
+        auto_free char *dir = NULL, *dst = NULL;
+        int rc;
+
+        dir = sandbox_mkdtemp(sb, &err);
+        if (!dir || asprintf(&dst, "%s/%s", dir, name) < 0 ||
+            copy_program(opts->file, dst, &err) < 0) {
+                if (dir)
+                        nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+                return report_error(&err);
+        }
+        char *argv[] = { (char *)sandbox_python(sb), "-I", "-B", dst, NULL };
+        const char *files[] = { name, NULL };
+        struct run_spec spec = {
+                .argv = argv, .workdir = dir, .private_workdir = true,
+                .workdir_files = files, .timeout_ms = opts->timeout_ms,
+                .cpu_limit_s = opts->cpu_limit_s,
+        };
+        rc = run_and_report(sb, &spec, opts);
+        nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+        return rc;
+}
+
+static int64_t now_us(void)
+{
+        struct timespec ts;
+
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+        int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+        return (x > y) - (x < y);
+}
+
+/* --repeat: the per-run cost the suite runner pays (workdir, copy, spawn,
+ * capture, reap, cleanup), without the once-per-process probe. */
+static int run_file_repeated(struct sandbox *sb, struct cli_opts *opts)
+{
+        int n = opts->repeat > 0 ? opts->repeat : 1;
+        int64_t *us = calloc((size_t)n, sizeof(*us));
+        int rc = SBX_EXIT_OK;
+
+        if (!us)
+                return SBX_EXIT_SANDBOX;
+        for (int i = 0; i < n && rc != SBX_EXIT_SANDBOX; i++) {
+                int64_t t0 = now_us();
+                int one = run_file_once(sb, opts);
+                us[i] = now_us() - t0;
+                if (one != SBX_EXIT_OK)
+                        rc = one;
+        }
+        qsort(us, (size_t)n, sizeof(*us), cmp_i64);
+        if (n > 1 || opts->repeat)
+                fprintf(stderr, "sbx-run: %d runs, tier %s, median %.3f ms, min %.3f ms\n",
+                        n, tier_name(sandbox_tier(sb)), (double)us[n / 2] / 1000.0,
+                        (double)us[0] / 1000.0);
+        free(us);
+        return rc;
+}
+
+int run_cli_file(struct cli_opts *opts)
+{
+        struct sandbox *sb;
+        struct sbx_err err = { 0 };
+        struct stat st;
+        int rc;
+
+        fill_sb_opts(opts);
+        if (stat(opts->file, &st) < 0 || !S_ISREG(st.st_mode)) {
+                sbx_fail(&err, errno, "--file %s: not a readable regular file", opts->file);
+                return report_error(&err);
+        }
+        if (sandbox_open(&sb, &opts->sb, &err) < 0)
+                return report_error(&err);
+        rc = opts->repeat ? run_file_repeated(sb, opts) : run_file_once(sb, opts);
+        sandbox_close(sb);
+        return rc;
+}
+
+/* argv[0] as the sandbox sees it: "python"/"python3" is the sandbox's
+ * interpreter (the venv's with --venv), other names search /usr/bin:/bin. */
+static char *resolve_argv0(struct sandbox *sb, const char *arg0)
+{
+        if (strcmp(arg0, "python") == 0 || strcmp(arg0, "python3") == 0)
+                return strdup(sandbox_python(sb));
+        if (arg0[0] == '/')
+                return strdup(arg0);
+        if (strchr(arg0, '/'))
+                return NULL;
+        return proc_find_exe(arg0, SANDBOX_PATH);
+}
+
+int run_cli_argv(struct cli_opts *opts)
+{
+        struct sandbox *sb;
+        struct sbx_err err = { 0 };
+        struct stat st;
+        auto_free char *workdir = realpath(opts->workdir, NULL);
+        auto_free char *arg0 = NULL;
+        int rc;
+
+        fill_sb_opts(opts);
+        if (!workdir || stat(workdir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+                sbx_fail(&err, errno, "--workdir %s: not a directory", opts->workdir);
+                return report_error(&err);
+        }
+        if (sandbox_open(&sb, &opts->sb, &err) < 0)
+                return report_error(&err);
+        arg0 = resolve_argv0(sb, opts->argv[0]);
+        if (!arg0) {
+                sandbox_close(sb);
+                sbx_fail(&err, 0, "%s: not found (give an absolute path, or a name "
+                         "in %s)", opts->argv[0], SANDBOX_PATH);
+                return report_error(&err);
+        }
+        size_t argc = 0;
+        while (opts->argv[argc])
+                argc++;
+        char **argv = calloc(argc + 1, sizeof(*argv));
+        if (!argv) {
+                sandbox_close(sb);
+                return SBX_EXIT_SANDBOX;
+        }
+        argv[0] = arg0;
+        for (size_t i = 1; i < argc; i++)
+                argv[i] = opts->argv[i];
+        struct run_spec spec = {
+                .argv = argv, .workdir = workdir, .private_workdir = false,
+                .timeout_ms = opts->timeout_ms, .cpu_limit_s = opts->cpu_limit_s,
+        };
+        rc = run_and_report(sb, &spec, opts);
+        free(argv);
+        sandbox_close(sb);
+        return rc;
+}
+
+int run_cli_probe(struct cli_opts *opts)
+{
+        struct sandbox *sb;
+        struct sbx_err err = { 0 };
+        int rc;
+
+        fill_sb_opts(opts);
+        if (sandbox_prepare(&sb, &opts->sb, &err) < 0)
+                return report_error(&err);
+        rc = probe_report(sb, opts->json, stdout) == 0 ? SBX_EXIT_OK : SBX_EXIT_SANDBOX;
+        sandbox_close(sb);
+        return rc;
+}

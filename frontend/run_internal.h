@@ -1,0 +1,49 @@
+/* struct sbx_run, shared by run.c (spawn, step) and run_finish.c
+ * (classification of the result). */
+#ifndef SBX_RUN_INTERNAL_H
+#define SBX_RUN_INTERNAL_H
+
+#include <stdbool.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+
+#include "argv.h"
+#include "output.h"
+#include "sandbox.h"
+
+struct sbx_run {
+        struct sandbox *sb;
+        struct sbx_run *next;           /* session's list of runs in flight */
+        enum tier tier;
+        pid_t pid;
+        int pidfd, out_fd, err_fd, status_fd;
+        char *workdir;
+        int64_t timeout_ms, cpu_limit_s;
+        int64_t start_ms, end_ms, deadline_ms;
+        struct output_capture out_cap, err_cap;
+        char status_buf[8192 + 1];      /* helper status JSON / bwrap json-status */
+        size_t status_len;
+        bool reaped, killed, killed_wall, interrupted;
+        int wait_status;
+        struct rusage ru;
+        struct run_result res;
+};
+
+int run_start_tier(struct sandbox *sb, enum tier t, const struct run_spec *spec,
+                   struct sbx_run **out, struct sbx_err *err);
+void run_free(struct sbx_run *r);
+/* The env and argv a run of tier t would get (also for --print-argv). */
+int run_build_argv(struct sandbox *sb, enum tier t, const struct run_spec *spec,
+                   int64_t timeout_ms, int64_t cpu_limit_s, struct strvec *env,
+                   struct strvec *argv);
+void run_unlink(struct sandbox *sb, struct sbx_run *r);
+/* For finish without a reaped child: kill the tree and wait for it. */
+void run_reap_blocking(struct sbx_run *r);
+
+/* Pure classification, unit tested: fills res->status/returncode/signal/
+ * detail from the wait status, the tier's status text and the limits. */
+void run_classify(struct run_result *res, enum tier t, int wait_status,
+                  const char *status_text, bool killed_wall, bool interrupted,
+                  long long cpu_limit_s);
+
+#endif

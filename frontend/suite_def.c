@@ -1,0 +1,192 @@
+/* Suite definitions: the built-in benchmarks, and custom suites described
+ * by a JSON file (docs/suites.md). Every error names the suite file. */
+#include <errno.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "suite.h"
+
+static void free_charp(char **p) { free(*p); }
+#define auto_free __attribute__((cleanup(free_charp)))
+
+static int builtin(struct suite_def *def, const char *name)
+{
+        if (!strcmp(name, "humaneval") || !strcmp(name, "humanevalplus")) {
+                def->kind = SUITE_HUMANEVAL;
+                def->timeout_ms = HUMANEVAL_TIMEOUT_MS;
+        } else if (!strcmp(name, "mbpp")) {
+                def->kind = SUITE_MBPP;
+                def->timeout_ms = MBPP_TIMEOUT_MS;
+        } else if (!strcmp(name, "classeval")) {
+                def->kind = SUITE_CLASSEVAL;
+                def->timeout_ms = CLASSEVAL_CLASS_TIMEOUT_MS;
+        } else {
+                return -1;
+        }
+        def->name = strdup(name);
+        return 0;
+}
+
+int suite_def_load(struct suite_def *def, const char *name_or_path, struct sbx_err *err)
+{
+        memset(def, 0, sizeof(*def));
+        if (builtin(def, name_or_path) == 0)
+                return def->name ? 0 : sbx_fail(err, ENOMEM, "suite");
+        if (!strchr(name_or_path, '/') && !strstr(name_or_path, ".json"))
+                return sbx_fail(err, 0, "unknown suite \"%s\" (humaneval, humanevalplus, "
+                                "mbpp, classeval, or a suite FILE.json)", name_or_path);
+        return suite_custom_load(def, name_or_path, err);
+}
+
+void suite_def_free(struct suite_def *def)
+{
+        free(def->name);
+        free(def->problems);
+        free(def->template);
+        free(def->canonical_field);
+        free(def->python);
+        free(def->venv_name);
+        for (char **p = def->packages; p && *p; p++)
+                free(*p);
+        free(def->packages);
+        for (char **p = def->provision; p && *p; p++)
+                free(*p);
+        free(def->provision);
+        memset(def, 0, sizeof(*def));
+}
+
+/* ---- custom suite files ---- */
+
+/* Relative paths in a suite file are relative to the file's directory. */
+static char *resolve(const char *suite_path, const char *rel)
+{
+        auto_free char *copy = strdup(suite_path);
+        char *out = NULL;
+
+        if (!copy)
+                return NULL;
+        if (rel[0] == '/')
+                return strdup(rel);
+        if (asprintf(&out, "%s/%s", dirname(copy), rel) < 0)
+                return NULL;
+        return out;
+}
+
+static int get_string(const cJSON *obj, const char *key, char **out,
+                      const char *path, struct sbx_err *err)
+{
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+        if (!v)
+                return 0;
+        if (!cJSON_IsString(v))
+                return sbx_fail(err, 0, "%s: \"%s\" must be a string", path, key);
+        if (!(*out = strdup(v->valuestring)))
+                return sbx_fail(err, ENOMEM, "%s", path);
+        return 0;
+}
+
+static int get_list(const cJSON *obj, const char *key, char ***out, bool paths,
+                    const char *path, struct sbx_err *err)
+{
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key), *it;
+        size_t i = 0;
+
+        if (!v)
+                return 0;
+        if (!cJSON_IsArray(v))
+                return sbx_fail(err, 0, "%s: \"%s\" must be a list of strings", path, key);
+        if (!(*out = calloc((size_t)cJSON_GetArraySize(v) + 1, sizeof(char *))))
+                return sbx_fail(err, ENOMEM, "%s", path);
+        cJSON_ArrayForEach(it, v) {
+                if (!cJSON_IsString(it))
+                        return sbx_fail(err, 0, "%s: \"%s\" must be a list of strings", path, key);
+                (*out)[i] = paths ? resolve(path, it->valuestring) : strdup(it->valuestring);
+                if (!(*out)[i++])
+                        return sbx_fail(err, ENOMEM, "%s", path);
+        }
+        return 0;
+}
+
+static int check_keys(const cJSON *obj, const char *path, struct sbx_err *err)
+{
+        static const char *const known[] = {
+                "name", "problems", "template", "canonical_field", "timeout",
+                "python", "venv", "packages", "provision", "description", NULL,
+        };
+        const cJSON *it;
+
+        cJSON_ArrayForEach(it, obj) {
+                const char *const *k = known;
+                while (*k && strcmp(*k, it->string))
+                        k++;
+                if (!*k)
+                        return sbx_fail(err, 0, "%s: unknown key \"%s\"", path, it->string);
+        }
+        return 0;
+}
+
+static int custom_fields(struct suite_def *def, const cJSON *obj, const char *path,
+                         struct sbx_err *err)
+{
+        const cJSON *timeout = cJSON_GetObjectItemCaseSensitive(obj, "timeout");
+        auto_free char *problems = NULL;
+
+        if (check_keys(obj, path, err) < 0 ||
+            get_string(obj, "template", &def->template, path, err) < 0 ||
+            get_string(obj, "canonical_field", &def->canonical_field, path, err) < 0 ||
+            get_string(obj, "python", &def->python, path, err) < 0 ||
+            get_string(obj, "venv", &def->venv_name, path, err) < 0 ||
+            get_string(obj, "problems", &problems, path, err) < 0 ||
+            get_list(obj, "packages", &def->packages, false, path, err) < 0 ||
+            get_list(obj, "provision", &def->provision, true, path, err) < 0)
+                return -1;
+        if (!def->template)
+                return sbx_fail(err, 0, "%s: missing \"template\" (how a program is built, "
+                                "e.g. \"{prompt}{completion}\\n{test}\\n\")", path);
+        if (problems && !(def->problems = resolve(path, problems)))
+                return sbx_fail(err, ENOMEM, "%s", path);
+        def->timeout_ms = HUMANEVAL_TIMEOUT_MS;
+        if (timeout) {
+                if (!cJSON_IsNumber(timeout) || timeout->valuedouble <= 0 ||
+                    timeout->valuedouble > 86400)
+                        return sbx_fail(err, 0, "%s: \"timeout\" must be seconds in (0, 86400]", path);
+                def->timeout_ms = (int64_t)(timeout->valuedouble * 1000 + 0.5);
+        }
+        if ((def->packages || def->provision) && !def->venv_name)
+                return sbx_fail(err, 0, "%s: \"packages\"/\"provision\" need a \"venv\" name", path);
+        return 0;
+}
+
+int suite_custom_load(struct suite_def *def, const char *path, struct sbx_err *err)
+{
+        auto_free char *buf = NULL;
+        size_t len;
+        cJSON *obj;
+        int rc;
+
+        memset(def, 0, sizeof(*def));
+        def->kind = SUITE_CUSTOM;
+        if (suite_read_file(path, &buf, &len, err) < 0)
+                return -1;
+        if (memchr(buf, '\0', len))
+                return sbx_fail(err, 0, "%s: NUL byte in file (binary data?)", path);
+        if (!(obj = cJSON_ParseWithLength(buf, len))) {
+                const char *at = cJSON_GetErrorPtr();
+                long line = 1;
+                for (const char *p = buf; at && p < at && p < buf + len; p++)
+                        line += *p == '\n';
+                return sbx_fail(err, 0, "%s:%ld: invalid JSON", path, line);
+        }
+        if (!cJSON_IsObject(obj)) {
+                cJSON_Delete(obj);
+                return sbx_fail(err, 0, "%s: a suite file is a JSON object", path);
+        }
+        rc = custom_fields(def, obj, path, err);
+        cJSON_Delete(obj);
+        if (rc == 0 && !(def->name = strdup(path)))
+                return sbx_fail(err, ENOMEM, "%s", path);
+        return rc;
+}

@@ -1,0 +1,11 @@
+/* Scoring one run of a suite program. */
+#ifndef SBX_SUITE_SCORE_H
+#define SBX_SUITE_SCORE_H
+
+#include "results.h"
+#include "suite.h"
+
+void suite_score(const struct suite *s, const struct suite_task *t,
+                 const struct run_result *r, struct verdict *v);
+
+#endif

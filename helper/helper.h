@@ -1,0 +1,108 @@
+/* sbx-helper: the setuid part of sbx. One file per phase of a run; main.c
+ * calls them in order. The pure parts (request, config parsing) return
+ * errors in a buffer so they can be unit tested; the rest die(). */
+#ifndef SBX_HELPER_H
+#define SBX_HELPER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#define SBX_EXIT_SETUP 3
+#define SBX_MAX_RO_BINDS 64
+#define SBX_MAX_ENV 256
+#define SBX_MAX_PREFIXES 32
+#define SBX_ERRLEN 512
+#define SBX_LIMIT_NONE UINT64_MAX       /* --memory none */
+
+/* util.c: errors, cleanup, path checks */
+__attribute__((noreturn, format(printf, 1, 2))) void die(const char *fmt, ...);
+__attribute__((noreturn, format(printf, 1, 2))) void die_errno(const char *fmt, ...);
+/* Where die() reports besides stderr: the status fd (a setup-error JSON
+ * line) or the report pipe to the supervisor ('E' + message). */
+void die_report_to(int fd, bool as_json);
+void json_write_string(char *out, size_t outlen, const char *s);
+bool path_is_clean(const char *path);
+bool path_is_under(const char *path, const char *prefix);
+static inline void close_fdp(int *fd) { if (*fd >= 0) close(*fd); }
+#define auto_fd __attribute__((cleanup(close_fdp))) int
+
+/* request.c: argv -> struct request (pure) */
+enum limit_id { LIM_TIMEOUT, LIM_CPU, LIM_MEMORY, LIM_NPROC, LIM_FSIZE, LIM_NOFILE, LIM_TMPFS, LIM_COUNT };
+enum limit_unit { UNIT_MILLIS, UNIT_BYTES, UNIT_COUNT };
+struct limit_desc {
+        const char *option;     /* without "--" */
+        const char *conf_key;   /* without default_ or max_ */
+        enum limit_unit unit;
+        bool none_allowed;
+};
+extern const struct limit_desc limit_descs[LIM_COUNT];
+
+enum request_mode { MODE_RUN, MODE_PROBE, MODE_VERSION };
+struct request {
+        enum request_mode mode;
+        const char *workdir;
+        bool private_workdir;
+        const char *ro_binds[SBX_MAX_RO_BINDS];
+        size_t n_ro_binds;
+        const char *env[SBX_MAX_ENV];
+        size_t n_env;
+        int status_fd;
+        bool limit_given[LIM_COUNT];
+        uint64_t limit[LIM_COUNT];      /* ms for times, else bytes or counts */
+        char *const *argv;              /* PROGRAM [ARG]... */
+};
+int parse_limit_value(enum limit_unit unit, bool none_allowed, const char *text, uint64_t *out);
+int request_parse(struct request *rq, int argc, char *const argv[], char *err, size_t errlen);
+
+/* config.c: the admin policy */
+struct config {
+        const char *path;
+        char group[64];
+        uint64_t deflt[LIM_COUNT], max[LIM_COUNT];
+        char prefixes[SBX_MAX_PREFIXES][256];
+        size_t n_prefixes;
+};
+void config_set_builtin(struct config *cfg);
+int config_parse(struct config *cfg, const char *path, char *text, char *err, size_t errlen);
+int config_load(struct config *cfg, char *err, size_t errlen);
+/* Fills in unasked limits from the defaults; refuses asks above a ceiling. */
+int config_apply_limits(const struct config *cfg, struct request *rq, char *err, size_t errlen);
+
+/* privs.c: who the caller is, and dropping to them */
+struct caller {
+        uid_t uid;
+        gid_t gid;
+        pid_t parent;           /* the frontend: its death ends the sandbox */
+        bool allowed;
+        char name[64], home[256];
+};
+int privs_check_installed(char *err, size_t errlen);
+int privs_identify_caller(const struct config *cfg, struct caller *who, char *err, size_t errlen);
+void privs_drop_to(const struct caller *who);
+void privs_clear_caps(void);
+
+/* mounts.c: the sandbox's root, loopback */
+struct sources {
+        int workdir_fd;                 /* -1 for a private workdir or none */
+        int ro_fds[SBX_MAX_RO_BINDS];
+        bool ro_is_dir[SBX_MAX_RO_BINDS];
+};
+void mounts_open_sources(const struct request *rq, const struct config *cfg,
+                         const struct caller *who, struct sources *src);
+void mounts_build_root(const struct request *rq, const struct caller *who, struct sources *src);
+void net_bring_up_loopback(void);
+
+/* limits.c: rlimits and the process count fallback */
+bool limits_userns_disabled(void);
+void limits_apply_rlimits(const struct request *rq);
+int limits_count_processes(int host_proc_fd, uid_t uid);
+
+/* supervise.c and probe.c: a run, and --probe */
+__attribute__((noreturn)) void supervise_run(const struct request *rq, const struct config *cfg,
+                                             const struct caller *who, void *seccomp_ctx);
+__attribute__((noreturn)) void probe_run(void);
+
+#endif

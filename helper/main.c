@@ -1,0 +1,59 @@
+/* sbx-helper: runs one program in a fresh sandbox as the calling user.
+ * The phases, in order; each dies on failure, so nothing half set up runs. */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/prctl.h>
+
+#include "helper.h"
+#include "seccomp_policy.h"
+
+#define USAGE "usage: sbx-helper [options] -- PROGRAM [ARG]... | --probe | --version"
+
+/* From here on a failure is also reported as a setup-error status line. */
+static bool use_status_fd(const struct request *rq)
+{
+        if (rq->status_fd < 0 || fcntl(rq->status_fd, F_GETFD) < 0)
+                return false;
+        die_report_to(rq->status_fd, true);
+        return true;
+}
+
+int main(int argc, char *argv[])
+{
+        char err[SBX_ERRLEN];
+        struct request rq;
+        struct config cfg;
+        struct caller who;
+        scmp_filter_ctx filter;
+
+        /* Before anything else: no core dumps or ptrace of a setuid process,
+         * and nothing from the caller's environment steers us. */
+        if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+                die_errno("PR_SET_DUMPABLE");
+        if (clearenv() != 0)
+                die("cannot clear the environment");
+        if (request_parse(&rq, argc, argv, err, sizeof(err)) < 0) {
+                use_status_fd(&rq);
+                die("%s (" USAGE ")", err);
+        }
+        if (rq.mode == MODE_VERSION) {
+                printf("sbx-helper %s\n", SBX_VERSION);
+                return 0;
+        }
+        if (rq.mode == MODE_PROBE)
+                probe_run();
+        if (rq.status_fd >= 0 && !use_status_fd(&rq))
+                die_errno("--status-fd %d", rq.status_fd);
+        if (privs_check_installed(err, sizeof(err)) < 0)
+                die("%s", err);
+        if (config_load(&cfg, err, sizeof(err)) < 0)
+                die("%s", err);
+        if (privs_identify_caller(&cfg, &who, err, sizeof(err)) < 0)
+                die("%s", err);
+        if (config_apply_limits(&cfg, &rq, err, sizeof(err)) < 0)
+                die("%s", err);
+        if (sbx_seccomp_build(&filter, err, sizeof(err)) < 0)
+                die("%s", err);
+        supervise_run(&rq, &cfg, &who, filter);
+}

@@ -1,0 +1,309 @@
+/* The sandbox's file system: a fresh tmpfs root holding read-only binds of
+ * the system directories and the requested paths, the workdir, a fresh
+ * /proc, a minimal /dev and size-capped tmpfs for /tmp, /dev/shm and home.
+ * Runs as root in the new mount namespace (init, before the candidate). */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/fsuid.h>
+#include <sys/mount.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "helper.h"
+
+#define ROOT_TMPFS_SIZE "1m"
+#define DEV_TMPFS_SIZE "64k"
+#define RO_ATTRS (MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV)
+
+static const char *const system_dirs[] = { "usr", "bin", "sbin", "lib", "lib32",
+                                           "lib64", "libx32", "etc" };
+/* Nothing the caller names may land on or under these. */
+static const char *const reserved_paths[] = { "/usr", "/bin", "/sbin", "/lib", "/lib32",
+                                              "/lib64", "/libx32", "/etc", "/proc", "/dev",
+                                              "/sys" };
+
+static const struct {
+        const char *name;
+        unsigned major, minor;
+} dev_nodes[] = {
+        { "null", 1, 3 }, { "zero", 1, 5 }, { "full", 1, 7 }, { "random", 1, 8 }, { "urandom", 1, 9 },
+};
+
+static bool path_is_reserved(const char *path)
+{
+        for (size_t i = 0; i < sizeof(reserved_paths) / sizeof(reserved_paths[0]); i++) {
+                if (path_is_under(path, reserved_paths[i]))
+                        return true;
+        }
+        return false;
+}
+
+/* Resolved as the caller (fsuid/fsgid) so the helper opens nothing the
+ * caller could not, and with no symlink anywhere on the way, so the path
+ * checked is the path bound. The O_PATH fd is what gets mounted later. */
+static int open_as_caller(const char *path, uint64_t flags, const struct caller *who)
+{
+        struct open_how how = { .flags = flags | O_PATH | O_CLOEXEC,
+                                .resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS };
+        int fd, saved;
+
+        setfsgid(who->gid);
+        setfsuid(who->uid);
+        if ((uid_t)setfsuid(who->uid) != who->uid)
+                die("cannot take the caller's file system identity");
+        fd = (int)syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof(how));
+        saved = errno;
+        setfsuid(0);
+        setfsgid(0);
+        errno = saved;
+        return fd;
+}
+
+static bool under_any_prefix(const char *path, const struct config *cfg)
+{
+        for (size_t i = 0; i < cfg->n_prefixes; i++) {
+                if (path_is_under(path, cfg->prefixes[i]))
+                        return true;
+        }
+        return false;
+}
+
+/* Opens what the request binds, checked on the fds, inside the new mount
+ * namespace (a bind source must be a mount of the namespace it is bound in). */
+void mounts_open_sources(const struct request *rq, const struct config *cfg,
+                         const struct caller *who, struct sources *src)
+{
+        struct stat st;
+
+        src->workdir_fd = -1;
+        if (rq->workdir && path_is_reserved(rq->workdir))
+                die("workdir %s may not be or lie under a system directory, /proc or /dev", rq->workdir);
+        if (rq->workdir && !rq->private_workdir) {
+                src->workdir_fd = open_as_caller(rq->workdir, O_DIRECTORY, who);
+                if (src->workdir_fd < 0 || fstat(src->workdir_fd, &st) < 0)
+                        die_errno("workdir %s (it must be a directory reached without symlinks)", rq->workdir);
+                if (st.st_uid != who->uid)
+                        die("workdir %s is not owned by you", rq->workdir);
+        }
+        for (size_t i = 0; i < rq->n_ro_binds; i++) {
+                const char *path = rq->ro_binds[i];
+
+                if (path_is_under(path, "/proc") || path_is_under(path, "/dev") || path_is_under(path, "/sys"))
+                        die("--ro-bind %s: /proc, /dev and /sys may not be bound", path);
+                src->ro_fds[i] = open_as_caller(path, 0, who);
+                if (src->ro_fds[i] < 0 || fstat(src->ro_fds[i], &st) < 0)
+                        die_errno("--ro-bind %s (it must be reached without symlinks)", path);
+                if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode))
+                        die("--ro-bind %s: not a regular file or directory", path);
+                if (!under_any_prefix(path, cfg) && st.st_uid != who->uid)
+                        die("--ro-bind %s: not under an ro_bind_prefix of %s and not owned by you",
+                            path, cfg->path);
+                src->ro_is_dir[i] = S_ISDIR(st.st_mode);
+        }
+}
+
+/* Opens (creating if missing) the mount point for path below rootfd, one
+ * component at a time and never following a symlink, so nothing in a
+ * caller-writable directory can redirect a mount. */
+static int open_mountpoint(int rootfd, const char *path, bool want_dir)
+{
+        auto_fd cur = dup(rootfd);
+        char comp[256];
+        struct stat st;
+
+        for (const char *p = path + 1; *p; p += strlen(comp) + (p[strlen(comp)] == '/')) {
+                size_t len = strcspn(p, "/");
+                bool dir = p[len] == '/' || want_dir;
+                int fd, made = 0;
+
+                if (len >= sizeof(comp))
+                        die("path too long: %s", path);
+                memcpy(comp, p, len);
+                comp[len] = '\0';
+                fd = openat(cur, comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+                if (fd < 0 && errno == ENOENT) {
+                        made = dir ? mkdirat(cur, comp, 0755)
+                                   : openat(cur, comp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0444);
+                        if (made < 0 || (!dir && close(made) < 0))
+                                die_errno("create %s in the sandbox", path);
+                        fd = openat(cur, comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+                }
+                if (fd < 0 || fstat(fd, &st) < 0)
+                        die_errno("mount point %s", path);
+                close(cur);
+                cur = fd;
+                if (dir ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode))
+                        die("mount point %s: unexpected file type (a symlink?)", path);
+        }
+        int keep = cur;
+        cur = -1;
+        return keep;
+}
+
+static void attach(int mntfd, int rootfd, const char *path, bool is_dir)
+{
+        auto_fd target = open_mountpoint(rootfd, path, is_dir);
+
+        if (move_mount(mntfd, "", target, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
+                die_errno("mount %s in the sandbox", path);
+}
+
+static int new_fs(const char *type, const char *const *opts, unsigned attrs)
+{
+        auto_fd fs = fsopen(type, FSOPEN_CLOEXEC);
+        int mnt;
+
+        if (fs < 0)
+                die_errno("fsopen %s", type);
+        for (; opts && opts[0]; opts += 2) {
+                if (fsconfig(fs, FSCONFIG_SET_STRING, opts[0], opts[1], 0) < 0)
+                        die_errno("%s option %s=%s", type, opts[0], opts[1]);
+        }
+        if (fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
+                die_errno("create %s", type);
+        mnt = fsmount(fs, FSMOUNT_CLOEXEC, attrs);
+        if (mnt < 0)
+                die_errno("fsmount %s", type);
+        return mnt;
+}
+
+static void mount_tmpfs(int rootfd, const char *path, const char *size, const char *mode,
+                        const struct caller *owner)
+{
+        char uid[16], gid[16];
+        const char *opts[] = { "size", size, "mode", mode, "uid", uid, "gid", gid, NULL };
+        auto_fd mnt = -1;
+
+        snprintf(uid, sizeof(uid), "%u", owner ? (unsigned)owner->uid : 0);
+        snprintf(gid, sizeof(gid), "%u", owner ? (unsigned)owner->gid : 0);
+        mnt = new_fs("tmpfs", opts, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
+        attach(mnt, rootfd, path, true);
+}
+
+static void bind_tree(int srcfd, int rootfd, const char *path, bool is_dir, unsigned attrs)
+{
+        struct mount_attr attr = { .attr_set = attrs };
+        auto_fd tree = open_tree(srcfd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
+                                 AT_EMPTY_PATH | AT_RECURSIVE);
+
+        if (tree < 0 || mount_setattr(tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &attr, sizeof(attr)) < 0)
+                die_errno("bind %s", path);
+        attach(tree, rootfd, path, is_dir);
+}
+
+/* Merged-/usr hosts have /bin -> usr/bin: recreate the symlink, bind the rest. */
+static void add_system_dirs(int rootfd)
+{
+        char target[256], path[32];
+        struct stat st;
+
+        for (size_t i = 0; i < sizeof(system_dirs) / sizeof(system_dirs[0]); i++) {
+                ssize_t n;
+
+                snprintf(path, sizeof(path), "/%s", system_dirs[i]);
+                if (lstat(path, &st) < 0)
+                        continue;
+                if (S_ISLNK(st.st_mode)) {
+                        if ((n = readlink(path, target, sizeof(target) - 1)) < 0)
+                                die_errno("readlink %s", path);
+                        target[n] = '\0';
+                        if (symlinkat(target, rootfd, system_dirs[i]) < 0)
+                                die_errno("symlink %s in the sandbox", path);
+                } else if (S_ISDIR(st.st_mode)) {
+                        auto_fd src = open(path, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+                        if (src < 0)
+                                die_errno("open %s", path);
+                        bind_tree(src, rootfd, path, true, RO_ATTRS);
+                }
+        }
+}
+
+/* Only harmless character devices; no tty, so nothing reaches a terminal. */
+static void add_dev(int rootfd, const char *shm_size)
+{
+        static const char *const links[][2] = { { "fd", "/proc/self/fd" }, { "stdin", "/proc/self/fd/0" },
+                                                { "stdout", "/proc/self/fd/1" }, { "stderr", "/proc/self/fd/2" } };
+        const char *opts[] = { "size", DEV_TMPFS_SIZE, "mode", "0755", NULL };
+        struct mount_attr ro = { .attr_set = MOUNT_ATTR_RDONLY };
+        auto_fd dev = new_fs("tmpfs", opts, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC);
+
+        for (size_t i = 0; i < sizeof(dev_nodes) / sizeof(dev_nodes[0]); i++) {
+                if (mknodat(dev, dev_nodes[i].name, S_IFCHR | 0666,
+                            makedev(dev_nodes[i].major, dev_nodes[i].minor)) < 0)
+                        die_errno("mknod /dev/%s", dev_nodes[i].name);
+        }
+        for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
+                if (symlinkat(links[i][1], dev, links[i][0]) < 0)
+                        die_errno("symlink /dev/%s", links[i][0]);
+        }
+        if (mkdirat(dev, "shm", 0755) < 0)
+                die_errno("mkdir /dev/shm");
+        attach(dev, rootfd, "/dev", true);
+        mount_tmpfs(rootfd, "/dev/shm", shm_size, "1777", NULL);
+        if (mount_setattr(dev, "", AT_EMPTY_PATH, &ro, sizeof(ro)) < 0)
+                die_errno("make /dev read-only");
+}
+
+static void add_user_paths(int rootfd, const struct request *rq, const struct caller *who,
+                           struct sources *src, const char *size)
+{
+        mount_tmpfs(rootfd, "/tmp", size, "1777", NULL);
+        /* A home of / or inside a system directory is no place for a tmpfs. */
+        if (strcmp(who->home, "/") != 0 && path_is_clean(who->home) && !path_is_reserved(who->home))
+                mount_tmpfs(rootfd, who->home, size, "0700", who);
+        if (rq->workdir && rq->private_workdir)
+                mount_tmpfs(rootfd, rq->workdir, size, "0700", who);
+        else if (rq->workdir)
+                bind_tree(src->workdir_fd, rootfd, rq->workdir, true, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
+        for (size_t i = 0; i < rq->n_ro_binds; i++)
+                bind_tree(src->ro_fds[i], rootfd, rq->ro_binds[i], src->ro_is_dir[i], RO_ATTRS);
+}
+
+void mounts_build_root(const struct request *rq, const struct caller *who, struct sources *src)
+{
+        const char *opts[] = { "size", ROOT_TMPFS_SIZE, "mode", "0755", NULL };
+        struct mount_attr ro = { .attr_set = RO_ATTRS };
+        auto_fd root = -1, proc = -1;
+        char size[32];
+
+        snprintf(size, sizeof(size), "%llu", (unsigned long long)rq->limit[LIM_TMPFS]);
+        /* Nothing we mount may propagate back to the host. */
+        if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+                die_errno("make / private");
+        root = new_fs("tmpfs", opts, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
+        if (move_mount(root, "", AT_FDCWD, "/tmp", MOVE_MOUNT_F_EMPTY_PATH) < 0)
+                die_errno("mount the new root");
+        add_system_dirs(root);
+        proc = new_fs("proc", NULL, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
+        attach(proc, root, "/proc", true);
+        add_dev(root, size);
+        add_user_paths(root, rq, who, src, size);
+        if (mount_setattr(root, "", AT_EMPTY_PATH, &ro, sizeof(ro)) < 0)
+                die_errno("make the new root read-only");
+        if (fchdir(root) < 0 || syscall(SYS_pivot_root, ".", ".") < 0)
+                die_errno("pivot_root");
+        if (umount2(".", MNT_DETACH) < 0 || chdir("/") < 0)
+                die_errno("detach the old root");
+        for (size_t i = 0; i < rq->n_ro_binds; i++)
+                close(src->ro_fds[i]);
+        if (src->workdir_fd >= 0)
+                close(src->workdir_fd);
+}
+
+void net_bring_up_loopback(void)
+{
+        struct ifreq ifr = { .ifr_name = "lo", .ifr_flags = IFF_UP | IFF_RUNNING };
+        auto_fd sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+        if (sock < 0 || ioctl(sock, SIOCSIFFLAGS, &ifr) < 0)
+                die_errno("bring up loopback");
+}

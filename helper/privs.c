@@ -1,0 +1,122 @@
+/* Who the caller is, whether they may run sandboxes, and dropping to them. */
+#include <cap-ng.h>
+#include <errno.h>
+#include <grp.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/capability.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "helper.h"
+
+int privs_check_installed(char *err, size_t errlen)
+{
+        if (geteuid() == 0)
+                return 0;
+        /* File capabilities would run us without the uid checks setuid gives. */
+        capng_get_caps_process();
+        if (capng_have_permitted_capabilities() != CAPNG_NONE)
+                snprintf(err, errlen, "installed with file capabilities, not setuid root: "
+                         "install with mode 4755 owned by root");
+        else
+                snprintf(err, errlen, "not installed setuid root");
+        return -1;
+}
+
+static void free_gidsp(gid_t **p)
+{
+        free(*p);
+}
+
+static bool caller_in_group(gid_t primary, gid_t wanted)
+{
+        __attribute__((cleanup(free_gidsp))) gid_t *groups = NULL;
+        int n = getgroups(0, NULL);
+
+        if (primary == wanted)
+                return true;
+        if (n <= 0)
+                return false;
+        groups = calloc((size_t)n, sizeof(*groups));
+        if (!groups)
+                die("out of memory");
+        n = getgroups(n, groups);
+        for (int i = 0; i < n; i++) {
+                if (groups[i] == wanted)
+                        return true;
+        }
+        return false;
+}
+
+int privs_identify_caller(const struct config *cfg, struct caller *who, char *err, size_t errlen)
+{
+        struct passwd *pw;
+        struct group *gr;
+
+        who->parent = getppid();
+        who->uid = getuid();
+        who->gid = getgid();
+        if (who->uid == 0)
+                return snprintf(err, errlen, "refusing to run a sandbox for root"), -1;
+        pw = getpwuid(who->uid);
+        if (!pw || strlen(pw->pw_name) >= sizeof(who->name) || strlen(pw->pw_dir) >= sizeof(who->home))
+                return snprintf(err, errlen, "uid %u has no usable passwd entry", (unsigned)who->uid), -1;
+        strcpy(who->name, pw->pw_name);
+        strcpy(who->home, pw->pw_dir);
+        gr = getgrnam(cfg->group);
+        if (!gr)
+                return snprintf(err, errlen, "group \"%s\" of %s does not exist", cfg->group, cfg->path), -1;
+        who->allowed = caller_in_group(who->gid, gr->gr_gid);
+        if (!who->allowed)
+                return snprintf(err, errlen, "user %s is not in group \"%s\" and may not use the helper",
+                                who->name, cfg->group), -1;
+        return 0;
+}
+
+/* Checked with capget rather than libcap-ng's reread of /proc/self/status:
+ * cheaper, and a drop that did not happen must never run anything. */
+static void check_no_caps(const char *when)
+{
+        struct __user_cap_header_struct head = { _LINUX_CAPABILITY_VERSION_3, 0 };
+        struct __user_cap_data_struct data[2];
+
+        if (syscall(SYS_capget, &head, data) < 0)
+                die_errno("capget");
+        if (data[0].effective | data[0].permitted | data[0].inheritable |
+            data[1].effective | data[1].permitted | data[1].inheritable)
+                die("capabilities still present %s", when);
+}
+
+/* Every capability set emptied, bounding and ambient included, in the
+ * current user namespace. Needs CAP_SETPCAP there for the bounding set. */
+void privs_clear_caps(void)
+{
+        capng_clear(CAPNG_SELECT_ALL);
+        if (capng_apply(CAPNG_SELECT_ALL) < 0)
+                die("cannot drop capabilities");
+        check_no_caps("after dropping them");
+}
+
+/* Caller's uid and primary gid, no supplementary groups, no capabilities.
+ * Checked afterwards: a partial drop must never run anything. */
+void privs_drop_to(const struct caller *who)
+{
+        uid_t r, e, s;
+
+        capng_clear(CAPNG_SELECT_ALL);
+        if (capng_apply(CAPNG_SELECT_BOUNDS) < 0 || prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0)
+                die_errno("cannot clear the bounding and ambient capability sets");
+        if (setgroups(0, NULL) < 0)
+                die_errno("setgroups");
+        if (setresgid(who->gid, who->gid, who->gid) < 0)
+                die_errno("setresgid");
+        if (setresuid(who->uid, who->uid, who->uid) < 0)
+                die_errno("setresuid");
+        if (getresuid(&r, &e, &s) < 0 || r != who->uid || e != who->uid || s != who->uid)
+                die("uid did not change to %u", (unsigned)who->uid);
+        check_no_caps("after changing uid");
+}

@@ -1,0 +1,375 @@
+/* The run: the supervisor (outside) clones init into new namespaces; init
+ * builds the root, forks the candidate and reaps everything; the candidate
+ * drops to the caller and execs. Init and the candidate report to the
+ * supervisor over a private pipe, in NUL-terminated records:
+ *   E<message>   setup failed (from die())
+ *   M<mode>      how the process count is capped (userns, rlimit), from init
+ *   R<status>    the candidate's wait status, from init at the end */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <linux/sched.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <syslog.h>
+#include <time.h>
+#include <seccomp.h>
+
+#include "helper.h"
+
+#define NS_FLAGS (CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | \
+                  CLONE_NEWUTS | CLONE_NEWCGROUP)
+
+struct run {
+        const struct request *rq;
+        const struct config *cfg;
+        const struct caller *who;
+        scmp_filter_ctx seccomp;
+        int report[2];          /* init, candidate -> supervisor */
+        int host_proc;          /* the host's /proc, for the rlimit fallback */
+        bool try_userns;
+};
+
+struct outcome {
+        const char *status;
+        char nproc_mode[16];
+        int exit_code, signal, helper_exit, wait_status;
+        bool setup_failed, reaped;
+        double wall_s, cpu_s;
+        long max_rss_kb;
+        char message[SBX_ERRLEN];
+};
+
+/* Init dies with the supervisor. Credential changes reset the death signal,
+ * so it is set after each; a report pipe without reader (POLLERR) means the
+ * supervisor died before that. */
+static void exit_if_orphaned(const struct run *run)
+{
+        struct pollfd pfd = { .fd = run->report[1], .events = POLLOUT };
+
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+                die_errno("PR_SET_PDEATHSIG");
+        if (poll(&pfd, 1, 0) < 0 || (pfd.revents & POLLERR))
+                _exit(SBX_EXIT_SETUP);
+}
+
+/* PATH, HOME, TMPDIR, then the --env pairs; a later NAME replaces an earlier. */
+static void build_env(const struct request *rq, char **envp, char *home_var)
+{
+        size_t n = 3;
+
+        envp[0] = "PATH=/usr/bin:/bin";
+        envp[1] = home_var;
+        envp[2] = "TMPDIR=/tmp";
+        for (size_t i = 0, j; i < rq->n_env; i++) {
+                for (j = 0; j < n && strncmp(envp[j], rq->env[i], strcspn(rq->env[i], "=") + 1); j++)
+                        ;
+                envp[j] = (char *)rq->env[i];
+                n += j == n;
+        }
+        envp[n] = NULL;
+}
+
+/* RLIMIT_NPROC counts per user namespace (Linux >= 5.14): in a namespace of
+ * its own the cap holds for this run alone. Init writes the id maps. Else
+ * the cap is per uid, on top of what the caller already runs. */
+static void cap_process_count(const struct run *run, int to_init, int from_init)
+{
+        rlim_t nproc = run->rq->limit[LIM_NPROC];
+        bool userns = run->try_userns && unshare(CLONE_NEWUSER) == 0;
+        char go;
+
+        if (write(to_init, userns ? "u" : "r", 1) != 1 || read(from_init, &go, 1) != 1)
+                die("init did not answer");
+        if (userns)
+                privs_clear_caps();
+        else
+                nproc += (rlim_t)limits_count_processes(run->host_proc, run->who->uid);
+        if (setrlimit(RLIMIT_NPROC, &(struct rlimit){ nproc, nproc }) < 0)
+                die_errno("setrlimit nproc");
+}
+
+__attribute__((noreturn)) static void candidate_main(const struct run *run, int to_init, int from_init)
+{
+        const char *start = run->rq->workdir ? run->rq->workdir : run->who->home;
+        char *envp[SBX_MAX_ENV + 4], home_var[4200];
+        int rc;
+
+        if (setsid() < 0)
+                die_errno("setsid");
+        /* Ignored or blocked signals survive exec: the caller's must not
+         * shield the candidate from SIGXCPU or SIGPIPE. */
+        for (int sig = 1; sig < NSIG; sig++)
+                signal(sig, SIG_DFL);
+        if (sigprocmask(SIG_SETMASK, &(sigset_t){ 0 }, NULL) < 0)
+                die_errno("sigprocmask");
+        limits_apply_rlimits(run->rq);
+        privs_drop_to(run->who);
+        cap_process_count(run, to_init, from_init);
+        if (chdir(start) < 0 && (run->rq->workdir || chdir(start = "/") < 0))
+                die_errno("chdir %s", start);
+        umask(022);
+        snprintf(home_var, sizeof(home_var), "HOME=%s", start);
+        build_env(run->rq, envp, home_var);
+        if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+                die_errno("no_new_privs");
+        /* Every fd but 0-2 goes at exec; the report pipe stays usable until then. */
+        if (syscall(SYS_close_range, 3, ~0U, CLOSE_RANGE_CLOEXEC) < 0)
+                die_errno("close_range");
+        rc = seccomp_load(run->seccomp);
+        if (rc < 0) {
+                errno = -rc;
+                die_errno("load the seccomp filter");
+        }
+        execvpe(run->rq->argv[0], run->rq->argv, envp);
+        die_errno("cannot execute %s", run->rq->argv[0]);
+}
+
+static void write_proc_file(pid_t pid, const char *file, const char *text)
+{
+        char path[64];
+        auto_fd fd = -1;
+
+        snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, file);
+        fd = open(path, O_WRONLY | O_CLOEXEC);
+        if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text))
+                die_errno("write %s", path);
+}
+
+/* The candidate's user namespace maps only the caller's uid and gid. */
+static const char *init_map_candidate(const struct run *run, pid_t cpid, int from_cand, int to_cand)
+{
+        char kind, map[64];
+
+        if (read(from_cand, &kind, 1) != 1)
+                return "none";          /* it died; its message is on the report pipe */
+        if (kind == 'u') {
+                write_proc_file(cpid, "setgroups", "deny");
+                snprintf(map, sizeof(map), "%u %u 1", (unsigned)run->who->uid, (unsigned)run->who->uid);
+                write_proc_file(cpid, "uid_map", map);
+                snprintf(map, sizeof(map), "%u %u 1", (unsigned)run->who->gid, (unsigned)run->who->gid);
+                write_proc_file(cpid, "gid_map", map);
+        }
+        if (write(to_cand, "g", 1) != 1)
+                die_errno("signal the candidate");
+        return kind == 'u' ? "userns" : "rlimit";
+}
+
+__attribute__((format(printf, 2, 3)))
+static void send_record(const struct run *run, const char *fmt, ...)
+{
+        char record[64];
+        va_list ap;
+        int n;
+
+        va_start(ap, fmt);
+        n = vsnprintf(record, sizeof(record), fmt, ap);
+        va_end(ap);
+        if (write(run->report[1], record, (size_t)n + 1) < 0)
+                die_errno("report to the supervisor");
+}
+
+/* Pid 1 reaps orphans; when the candidate ends, everything else goes too. */
+static int init_reap(pid_t cpid)
+{
+        int status, candidate_status = 0;
+        pid_t pid;
+
+        while ((pid = waitpid(-1, &status, 0)) > 0 || errno == EINTR) {
+                if (pid == cpid) {
+                        candidate_status = status;
+                        kill(-1, SIGKILL);
+                }
+        }
+        return candidate_status;
+}
+
+__attribute__((noreturn)) static void init_main(struct run *run)
+{
+        int to_init[2], to_cand[2];
+        struct sources src;
+        pid_t cpid;
+
+        die_report_to(run->report[1], false);
+        if (run->rq->status_fd >= 0)
+                close(run->rq->status_fd);
+        exit_if_orphaned(run);
+        umask(0);
+        if (sethostname("sbx", 3) < 0)
+                die_errno("sethostname");
+        net_bring_up_loopback();
+        mounts_open_sources(run->rq, run->cfg, run->who, &src);
+        mounts_build_root(run->rq, run->who, &src);
+        if (pipe2(to_init, O_CLOEXEC) < 0 || pipe2(to_cand, O_CLOEXEC) < 0)
+                die_errno("pipe");
+        cpid = fork();
+        if (cpid < 0)
+                die_errno("fork");
+        if (cpid == 0) {
+                close(to_init[0]);
+                close(to_cand[1]);
+                candidate_main(run, to_init[1], to_cand[0]);
+        }
+        close(to_init[1]);
+        close(to_cand[0]);
+        send_record(run, "M%s", init_map_candidate(run, cpid, to_init[0], to_cand[1]));
+        close(run->host_proc);
+        privs_drop_to(run->who);
+        exit_if_orphaned(run);
+        send_record(run, "R%d", init_reap(cpid));
+        _exit(0);
+}
+
+static double seconds_since(const struct timespec *start)
+{
+        struct timespec now;
+
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        return (double)(now.tv_sec - start->tv_sec) + (double)(now.tv_nsec - start->tv_nsec) / 1e9;
+}
+
+/* Waits for init until the wall-clock limit, then kills it (and with it the
+ * whole pid namespace). True when the time ran out. */
+static bool wait_for_init(int pidfd, const struct timespec *start, uint64_t timeout_ms)
+{
+        struct pollfd pfd = { .fd = pidfd, .events = POLLIN };
+        double left_ms;
+        int rc;
+
+        while ((left_ms = (double)timeout_ms - seconds_since(start) * 1000.0) > 0) {
+                rc = poll(&pfd, 1, (int)left_ms + 1);
+                if (rc > 0)
+                        return false;
+                if (rc < 0 && errno != EINTR)
+                        die_errno("poll");
+        }
+        if (syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0) < 0)
+                die_errno("kill the sandbox");
+        return true;
+}
+
+static void read_reports(int fd, struct outcome *out)
+{
+        char buf[4096];
+        size_t len = 0;
+        ssize_t n;
+
+        while (len < sizeof(buf) - 1 && (n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
+                len += (size_t)n;
+        buf[len] = '\0';
+        for (char *rec = buf; rec < buf + len; rec += strlen(rec) + 1) {
+                if (rec[0] == 'E' && !out->setup_failed) {
+                        out->setup_failed = true;
+                        snprintf(out->message, sizeof(out->message), "%s", rec + 1);
+                } else if (rec[0] == 'M') {
+                        snprintf(out->nproc_mode, sizeof(out->nproc_mode), "%s", rec + 1);
+                } else if (rec[0] == 'R') {
+                        out->reaped = true;
+                        out->wait_status = atoi(rec + 1);
+                }
+        }
+}
+
+static void classify(const struct request *rq, bool timed_out, struct outcome *out)
+{
+        int status = out->wait_status;
+
+        if (timed_out) {
+                out->status = "timeout";
+                out->signal = SIGKILL;
+        } else if (!out->reaped || out->setup_failed) {
+                out->status = "setup-error";
+                if (!out->setup_failed)
+                        snprintf(out->message, sizeof(out->message), "sandbox init died");
+                out->helper_exit = SBX_EXIT_SETUP;
+                return;
+        } else if (WIFEXITED(status)) {
+                out->status = "exited";
+                out->helper_exit = out->exit_code = WEXITSTATUS(status);
+                return;
+        } else {
+                out->signal = WTERMSIG(status);
+                out->status = "signaled";
+                if (out->signal == SIGXCPU ||
+                    (out->signal == SIGKILL && out->cpu_s * 1000.0 >= (double)rq->limit[LIM_CPU]))
+                        out->status = "cpu-limit";
+                /* A guess: an RLIMIT_AS failure leaves no trace but a crash near the limit. */
+                else if ((out->signal == SIGSEGV || out->signal == SIGABRT || out->signal == SIGBUS) &&
+                         rq->limit[LIM_MEMORY] != SBX_LIMIT_NONE &&
+                         (uint64_t)out->max_rss_kb * 1024 >= rq->limit[LIM_MEMORY] / 2)
+                        out->status = "memory-limit";
+        }
+        out->helper_exit = 128 + out->signal;
+}
+
+static void write_status(const struct request *rq, const struct caller *who, const struct outcome *out)
+{
+        char msg[2 * SBX_ERRLEN], line[3 * SBX_ERRLEN], prog[256];
+        int n;
+
+        json_write_string(msg, sizeof(msg), out->message);
+        n = snprintf(line, sizeof(line), "{\"status\":\"%s\",\"exit_code\":%d,\"signal\":%d,"
+                     "\"wall_s\":%.4f,\"cpu_s\":%.4f,\"max_rss_kb\":%ld,\"nproc_mode\":\"%s\","
+                     "\"message\":\"%s\"}\n", out->status, out->exit_code, out->signal,
+                     out->wall_s, out->cpu_s, out->max_rss_kb, out->nproc_mode, msg);
+        if (rq->status_fd >= 0 && write(rq->status_fd, line, (size_t)n) != n)
+                fprintf(stderr, "sbx-helper: writing the status: %s\n", strerror(errno));
+        json_write_string(prog, sizeof(prog), rq->argv[0]);
+        openlog("sbx-helper", LOG_PID, LOG_AUTHPRIV);
+        syslog(LOG_INFO, "user=%s program=%s workdir=%s outcome=%s exit=%d",
+               who->name, prog, rq->workdir ? rq->workdir : who->home, out->status, out->helper_exit);
+}
+
+void supervise_run(const struct request *rq, const struct config *cfg, const struct caller *who,
+                   void *seccomp_ctx)
+{
+        struct run run = { .rq = rq, .cfg = cfg, .who = who, .seccomp = seccomp_ctx };
+        struct outcome out = { .status = "setup-error", .nproc_mode = "none" };
+        int pidfd = -1, status;
+        struct clone_args args = { .flags = NS_FLAGS | CLONE_PIDFD, .pidfd = (uintptr_t)&pidfd,
+                                   .exit_signal = SIGCHLD };
+        struct timespec start;
+        struct rusage ru;
+        bool timed_out;
+        pid_t pid;
+
+        if (pipe2(run.report, O_CLOEXEC) < 0)
+                die_errno("pipe");
+        run.host_proc = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (run.host_proc < 0)
+                die_errno("open /proc");
+        run.try_userns = !limits_userns_disabled();
+        /* The frontend's death ends the sandbox; the ppid check closes the race. */
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != who->parent)
+                die("the calling process is gone");
+        clock_gettime(CLOCK_MONOTONIC, &start);
+        pid = (pid_t)syscall(SYS_clone3, &args, sizeof(args));
+        if (pid < 0)
+                die_errno("create the sandbox namespaces");
+        if (pid == 0)
+                init_main(&run);
+        close(run.report[1]);
+        close(run.host_proc);
+        timed_out = wait_for_init(pidfd, &start, rq->limit[LIM_TIMEOUT]);
+        while (wait4(pid, &status, 0, &ru) < 0) {
+                if (errno != EINTR)
+                        die_errno("wait for the sandbox");
+        }
+        out.wall_s = seconds_since(&start);
+        out.cpu_s = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+                    (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+        out.max_rss_kb = ru.ru_maxrss;
+        read_reports(run.report[0], &out);
+        classify(rq, timed_out, &out);
+        write_status(rq, who, &out);
+        exit(out.helper_exit);
+}

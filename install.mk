@@ -1,0 +1,160 @@
+# make install / uninstall, the man page check, and the demo suite.
+#
+# Honours PREFIX, BINDIR, LIBEXECDIR, DATADIR, MANDIR, SYSCONFDIR (from
+# GNUmakefile) and DESTDIR. The helper must land at HELPER_PATH, the path
+# sbx-run was built to find; build and install with the same PREFIX.
+
+INSTALL ?= install
+INSTALL_CONF_DIR  := $(DESTDIR)$(dir $(HELPER_CONF))
+INSTALL_CONF      := $(DESTDIR)$(HELPER_CONF)
+INSTALL_HELPER    := $(DESTDIR)$(HELPER_PATH)
+MAN_PAGES         := man/sbx-run.1 man/sbx-helper.8
+
+.PHONY: install-bin install-helper install-conf install-data install-man \
+        install-group install-check man-check demo
+
+install: install-bin install-helper install-conf install-data install-man install-group
+
+install-bin: $(BUILD)/sbx-run
+	$(INSTALL) -d -m 755 $(DESTDIR)$(BINDIR)
+	$(INSTALL) -m 755 $(BUILD)/sbx-run $(DESTDIR)$(BINDIR)/sbx-run
+
+# The helper is setuid root. Without root (a packager's DESTDIR build) the
+# chown cannot happen: the file is installed 0755 and the packager is told
+# what the package must set, rather than leaving a setuid file owned by the
+# packager's own account.
+install-helper: $(BUILD)/sbx-helper
+	$(INSTALL) -d -m 755 $(dir $(INSTALL_HELPER))
+	@if [ "$$(id -u)" -eq 0 ]; then \
+		echo "$(INSTALL) -o root -g root -m 4755 $(BUILD)/sbx-helper $(INSTALL_HELPER)"; \
+		$(INSTALL) -o root -g root -m 4755 $(BUILD)/sbx-helper $(INSTALL_HELPER); \
+	else \
+		$(INSTALL) -m 755 $(BUILD)/sbx-helper $(INSTALL_HELPER); \
+		echo "install: not root, so $(INSTALL_HELPER) is installed 0755 and owned by $$(id -un)."; \
+		echo "install: the package must ship $(HELPER_PATH) as root:root mode 4755, e.g."; \
+		echo "install:   chown root:root $(INSTALL_HELPER) && chmod 4755 $(INSTALL_HELPER)"; \
+	fi
+
+# An admin's edited helper.conf is never overwritten: the new default goes
+# beside it as helper.conf.new. The helper refuses a config that is not
+# root-owned or is writable by others, hence root:root 0644 when root.
+install-conf: policy/helper.conf
+	$(INSTALL) -d -m 755 $(INSTALL_CONF_DIR)
+	@owner=""; [ "$$(id -u)" -eq 0 ] && owner="-o root -g root"; \
+	if [ ! -e $(INSTALL_CONF) ]; then \
+		$(INSTALL) $$owner -m 644 policy/helper.conf $(INSTALL_CONF); \
+		echo "install: installed $(INSTALL_CONF)"; \
+	elif cmp -s policy/helper.conf $(INSTALL_CONF); then \
+		echo "install: $(INSTALL_CONF) is already the default"; \
+	else \
+		$(INSTALL) $$owner -m 644 policy/helper.conf $(INSTALL_CONF).new; \
+		echo "install: $(INSTALL_CONF) was edited and is kept;"; \
+		echo "install: the new default is $(INSTALL_CONF).new: merge it by hand"; \
+	fi; \
+	if [ -z "$$owner" ]; then \
+		echo "install: not root: the package must ship $(HELPER_CONF) (and its directory)"; \
+		echo "install:   owned by root:root and not writable by group or others, or the helper refuses it"; \
+	fi
+
+# The seccomp policy is compiled into both programs; this copy only
+# documents what is in force (editing it changes nothing until a rebuild).
+install-data: policy/seccomp.policy
+	$(INSTALL) -d -m 755 $(DESTDIR)$(DATADIR)
+	$(INSTALL) -m 644 policy/seccomp.policy $(DESTDIR)$(DATADIR)/seccomp.policy
+
+install-man: $(MAN_PAGES)
+	$(INSTALL) -d -m 755 $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8
+	$(INSTALL) -m 644 man/sbx-run.1 $(DESTDIR)$(MANDIR)/man1/sbx-run.1
+	$(INSTALL) -m 644 man/sbx-helper.8 $(DESTDIR)$(MANDIR)/man8/sbx-helper.8
+
+# The group whose members may use the helper (helper.conf says which group;
+# $(SBX_GROUP) is the default). A staged install never touches the build
+# host's groups.
+install-group:
+	@if getent group $(SBX_GROUP) >/dev/null 2>&1 && [ -z "$(DESTDIR)" ]; then \
+		echo "install: group $(SBX_GROUP) exists; add users with: usermod -aG $(SBX_GROUP) USER"; \
+	elif [ -n "$(DESTDIR)" ]; then \
+		echo "install: DESTDIR set, host groups left alone; the package must run:"; \
+		echo "install:   getent group $(SBX_GROUP) >/dev/null || groupadd -r $(SBX_GROUP)"; \
+	elif [ "$$(id -u)" -eq 0 ]; then \
+		echo "groupadd -r $(SBX_GROUP)"; groupadd -r $(SBX_GROUP) && \
+		echo "install: created group $(SBX_GROUP); add users with: usermod -aG $(SBX_GROUP) USER"; \
+	else \
+		echo "install: group $(SBX_GROUP) is missing; as root run: groupadd -r $(SBX_GROUP)"; \
+	fi
+
+# Reverses install. An edited helper.conf stays (it is the admin's), and so
+# does the group (files elsewhere may belong to it).
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/sbx-run $(INSTALL_HELPER)
+	rm -f $(DESTDIR)$(DATADIR)/seccomp.policy
+	rm -f $(DESTDIR)$(MANDIR)/man1/sbx-run.1 $(DESTDIR)$(MANDIR)/man8/sbx-helper.8
+	@for f in $(INSTALL_CONF) $(INSTALL_CONF).new; do \
+		[ -e $$f ] || continue; \
+		if cmp -s policy/helper.conf $$f; then rm -f $$f; echo "rm -f $$f"; \
+		else echo "uninstall: $$f differs from the default and is kept"; fi; \
+	done
+	@rmdir $(dir $(INSTALL_HELPER)) $(DESTDIR)$(DATADIR) $(INSTALL_CONF_DIR) 2>/dev/null || true
+	@echo "uninstall: group $(SBX_GROUP) is left in place (groupdel $(SBX_GROUP) removes it)"
+
+# Man pages: no groff warning of any kind (-ww), checked by make check.
+man-check: $(MAN_PAGES)
+	@command -v groff >/dev/null || { echo "man-check: groff is missing (apt install groff-base)" >&2; exit 1; }
+	@set -e; for m in $(MAN_PAGES); do \
+		out=$$(LC_ALL=C.UTF-8 groff -ww -man -z $$m 2>&1); \
+		if [ -n "$$out" ]; then echo "$$out" >&2; echo "man-check: $$m has warnings" >&2; exit 1; fi; \
+		echo "man-check: $$m ok"; \
+	done
+
+# The shipped demo suite: a dozen HumanEval-style problems with correct,
+# wrong, crashing, looping, cheating and hostile samples (examples/demo);
+# check.py prints the per-task table and fails the demo when a sample does
+# not score as examples/demo/expected.jsonl says.
+DEMO_OUT := $(BUILD)/demo_results.jsonl
+# Debian's interpreter when there is one (a pyenv shim on root's PATH is not
+# the system's); check.py needs only the standard library.
+DEMO_PYTHON ?= $(firstword $(wildcard /usr/bin/python3) python3)
+demo: deps
+	$(MAKE) all
+	rm -f $(DEMO_OUT)
+	$(BUILD)/sbx-run --suite humaneval --problems examples/demo/problems.jsonl \
+		--samples examples/demo/samples.jsonl --out $(DEMO_OUT)
+	$(DEMO_PYTHON) examples/demo/check.py $(DEMO_OUT) examples/demo/expected.jsonl
+
+# make install into a scratch DESTDIR, checked: the helper setuid root
+# (0755 and a notice when not root), the default config in place, an
+# edited config kept on reinstall (the default beside it as .new) and on
+# uninstall, everything else removed.
+INSTALL_CHECK_DIR := $(BUILD)/install-check
+install-check: $(BUILD)/sbx-run $(BUILD)/sbx-helper
+	@set -e; stage=$(abspath $(INSTALL_CHECK_DIR)); rm -rf $$stage; mkdir -p $$stage; \
+	fail() { echo "install-check: $$*" >&2; exit 1; }; \
+	h=$$stage$(HELPER_PATH); c=$$stage$(HELPER_CONF); \
+	$(MAKE) --no-print-directory install DESTDIR=$$stage > $$stage.log 2>&1 || \
+		{ cat $$stage.log >&2; fail "make install DESTDIR=$$stage failed"; }; \
+	want=755:$$(id -un); [ "$$(id -u)" -eq 0 ] && want=4755:root:root; \
+	got=$$(stat -c %a:%U $$h); [ "$$(id -u)" -eq 0 ] && got=$$(stat -c %a:%U:%G $$h); \
+	[ "$$got" = "$$want" ] || fail "$$h is $$got, want $$want"; \
+	[ "$$(id -u)" -eq 0 ] || grep -q "the package must ship $(HELPER_PATH) as root:root mode 4755" $$stage.log || \
+		fail "no notice that the helper must be setuid root"; \
+	for f in $(BINDIR)/sbx-run $(DATADIR)/seccomp.policy $(MANDIR)/man1/sbx-run.1 $(MANDIR)/man8/sbx-helper.8; do \
+		[ -f $$stage$$f ] || fail "$$f not installed"; done; \
+	cmp -s policy/helper.conf $$c || fail "$$c is not the default"; \
+	echo "# edited by install-check" >> $$c; \
+	$(MAKE) --no-print-directory install-conf DESTDIR=$$stage > $$stage.log 2>&1; \
+	grep -q "was edited and is kept" $$stage.log || fail "reinstall did not say it kept the edited config"; \
+	grep -q "edited by install-check" $$c || fail "reinstall overwrote the edited config"; \
+	cmp -s policy/helper.conf $$c.new || fail "reinstall did not put the default in $$c.new"; \
+	$(MAKE) --no-print-directory uninstall DESTDIR=$$stage > $$stage.log 2>&1; \
+	grep -q "differs from the default and is kept" $$stage.log || fail "uninstall did not say it kept the edited config"; \
+	[ -f $$c ] || fail "uninstall removed the edited config"; \
+	for f in $$h $$c.new $$stage$(BINDIR)/sbx-run $$stage$(DATADIR)/seccomp.policy; do \
+		[ ! -e $$f ] || fail "uninstall left $$f"; done; \
+	rm -rf $$stage $$stage.log; echo "install-check: ok (helper $$want)"
+
+check: man-check selinux-check fuzz-check install-check
+# On a fresh machine `make check` (as root) installs groff, the policy
+# headers and the rest before these checks need them.
+ifneq ($(filter check,$(MAKECMDGOALS)),)
+man-check selinux-check fuzz-check install-check: | deps
+endif

@@ -1,0 +1,49 @@
+#!/bin/bash
+# No way back to the host's network: a 127.0.0.1 listener, an abstract unix
+# socket and the host's own address are all out of reach. The same client
+# outside the sandbox reaches them, so the test can fail.
+. "$(dirname "$0")/../lib/lib.sh"
+require_test_root
+new_workspace
+py=$(payload net_connect.py)
+abstract=sbx-escape-$$-$RANDOM
+host_ip=$(hostname -I 2>/dev/null | awk '{ print $1 }')
+
+# The listener logs every connection; it runs as root on the host.
+"$HOST_PY" - "$abstract" "$T/listener" <<'PY' &
+import os, socket, sys, threading
+abstract, log = sys.argv[1], sys.argv[2]
+tcp = socket.socket(); tcp.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+tcp.bind(('0.0.0.0', 0)); tcp.listen(8)
+uds = socket.socket(socket.AF_UNIX); uds.bind('\0' + abstract); uds.listen(8)
+def serve(s, name):
+    while True:
+        c, _ = s.accept()
+        with open(log, 'a') as f: f.write(name + '\n')
+        c.close()
+threading.Thread(target=serve, args=(uds, 'unix'), daemon=True).start()
+with open(log + '.port', 'w') as f: f.write(str(tcp.getsockname()[1]))
+serve(tcp, 'tcp')
+PY
+listener=$!
+at_exit 'kill $listener 2>/dev/null'
+for _ in $(seq 50); do [ -s "$T/listener.port" ] && break; sleep 0.1; done
+port=$(cat "$T/listener.port")
+
+as_user /usr/bin/python3 -I "$py" "$port" "$abstract" $host_ip >"$T/outside"
+check "sanity: outside the sandbox the listener is reachable over tcp" \
+        grep -q 'tcp-loopback: CONNECTED' "$T/outside"
+check "sanity: outside the sandbox the abstract socket is reachable" \
+        grep -q 'abstract-unix: CONNECTED' "$T/outside"
+: > "$T/listener"
+
+HRUN_HOSTILE=30 hrun --workdir "$W" --timeout 20 -- /usr/bin/python3 -I "$py" "$port" "$abstract" $host_ip
+[ "$rc" -eq 0 ] || show_run
+check "inside: the host's 127.0.0.1 listener is unreachable" grep -q 'tcp-loopback: refused' "$T/out"
+check "inside: the host's abstract unix socket is unreachable" grep -q 'abstract-unix: refused' "$T/out"
+if [ -n "$host_ip" ]; then
+        check "inside: the host's address $host_ip is unreachable" grep -q 'tcp-host-ip: refused' "$T/out"
+fi
+sleep 0.2
+is "the host listener saw no connection from inside" "$(cat "$T/listener")" ""
+done_testing

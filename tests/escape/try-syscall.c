@@ -1,0 +1,194 @@
+/* try-syscall NAME: issues one syscall an escaping candidate would try and
+ * exits with its errno (0: it succeeded). The arguments are chosen so that
+ * an unsandboxed, unprivileged process would usually succeed or get an
+ * errno other than EPERM/ENOSYS, so a denial can be told from the kernel's
+ * own refusal where that is possible. The foreign-ABI probes (x32, i386)
+ * should not return at all: the filter kills the process with SIGSYS.
+ * In the spirit of bubblewrap's tests/try-syscall.c; written for sbx. */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/io_uring.h>
+#include <linux/perf_event.h>
+#include <linux/sched.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/ptrace.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <unistd.h>
+
+#define KEYCTL_GET_KEYRING_ID_OP 0
+#define KEY_SPEC_SESSION_KEYRING_ID (-3)
+#define UFFD_USER_MODE_ONLY_FLAG 1
+#define X32_SYSCALL_BIT 0x40000000L
+#define I386_GETPID 20
+
+static long result(long ret) { return ret < 0 ? errno : 0; }
+
+static long try_unshare(void) { return result(unshare(CLONE_NEWUSER)); }
+static long try_unshare_ns(void) { return result(unshare(CLONE_NEWNS)); }
+static long try_mount(void) { return result(mount("none", "/tmp", "tmpfs", 0, NULL)); }
+static long try_bpf(void) { return result(syscall(SYS_bpf, 0 /* MAP_CREATE */, NULL, 0)); }
+static long try_userfaultfd(void)
+{
+        return result(syscall(SYS_userfaultfd, O_CLOEXEC | UFFD_USER_MODE_ONLY_FLAG));
+}
+static long try_io_uring_setup(void)
+{
+        struct io_uring_params params;
+
+        memset(&params, 0, sizeof(params));
+        return result(syscall(SYS_io_uring_setup, 1, &params));
+}
+static long try_keyctl(void)
+{
+        return result(syscall(SYS_keyctl, KEYCTL_GET_KEYRING_ID_OP,
+                              KEY_SPEC_SESSION_KEYRING_ID, 0));
+}
+static long try_perf_event_open(void)
+{
+        struct perf_event_attr attr;
+
+        memset(&attr, 0, sizeof(attr));
+        attr.size = sizeof(attr);
+        attr.type = PERF_TYPE_SOFTWARE;
+        attr.config = PERF_COUNT_SW_TASK_CLOCK;
+        attr.exclude_kernel = 1;
+        return result(syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0));
+}
+static long try_ptrace_traceme(void) { return result(ptrace(PTRACE_TRACEME, 0, NULL, NULL)); }
+
+/* Attach to a sibling of the same uid: the classic way to hijack another
+ * candidate's process. */
+static long try_ptrace_attach(void)
+{
+        pid_t child = fork();
+        long err;
+
+        if (child < 0)
+                return errno;
+        if (child == 0) {
+                pause();
+                _exit(0);
+        }
+        err = result(ptrace(PTRACE_ATTACH, child, NULL, NULL));
+        kill(child, SIGKILL);
+        waitpid(child, NULL, 0);
+        return err;
+}
+static long try_kexec_load(void) { return result(syscall(SYS_kexec_load, 0, 0, NULL, 0)); }
+static long try_init_module(void) { return result(syscall(SYS_init_module, NULL, 0, "")); }
+
+static long try_clone_newuser(void)
+{
+        long pid = syscall(SYS_clone, CLONE_NEWUSER | SIGCHLD, 0, NULL, NULL, 0);
+
+        if (pid == 0)
+                _exit(0);
+        if (pid < 0)
+                return errno;
+        waitpid((pid_t)pid, NULL, 0);
+        return 0;
+}
+
+/* NULL args: an unfiltered kernel answers EFAULT, the policy ENOSYS. */
+static long try_clone3(void) { return result(syscall(SYS_clone3, NULL, sizeof(struct clone_args))); }
+
+static long try_socket(long family, int type)
+{
+        long fd = syscall(SYS_socket, family, type, 0);
+
+        if (fd < 0)
+                return errno;
+        close((int)fd);
+        return 0;
+}
+static long try_socket_netlink(void) { return try_socket(AF_NETLINK, SOCK_RAW); }
+static long try_socket_packet(void) { return try_socket(AF_PACKET, SOCK_RAW); }
+/* The kernel reads the family as an int; a filter comparing 64 bits would
+ * let AF_NETLINK through with garbage above bit 31. */
+static long try_socket_highbits(void) { return try_socket((1L << 32) | AF_NETLINK, SOCK_RAW); }
+static long try_socket_inet(void) { return try_socket(AF_INET, SOCK_STREAM); }
+
+static long try_x32(void) { return result(syscall(X32_SYSCALL_BIT | SYS_getpid)); }
+
+static long try_i386(void)
+{
+        long ret = I386_GETPID;
+
+        __asm__ volatile("int $0x80" : "+a"(ret) : : "memory");
+        if (ret < 0 && ret > -4096)
+                return -ret;
+        return 0;
+}
+
+/* TIOCSTI pushes input into the terminal on fd 0: with it a candidate types
+ * commands into the caller's shell. The high-bits variant is CVE-2019-10063. */
+static long try_tiocsti_cmd(unsigned long cmd)
+{
+        char c = '#';
+
+        if (!isatty(0))
+                return ENOTTY;
+        return result(syscall(SYS_ioctl, 0, cmd, &c));
+}
+static long try_tiocsti(void) { return try_tiocsti_cmd(TIOCSTI); }
+static long try_tiocsti_highbits(void) { return try_tiocsti_cmd(0x100000000UL | TIOCSTI); }
+static long try_getpid(void) { return result(getpid()); }
+
+static const struct probe {
+        const char *name;
+        long (*run)(void);
+} probes[] = {
+        { "unshare", try_unshare },
+        { "unshare-mount", try_unshare_ns },
+        { "mount", try_mount },
+        { "bpf", try_bpf },
+        { "userfaultfd", try_userfaultfd },
+        { "io_uring_setup", try_io_uring_setup },
+        { "keyctl", try_keyctl },
+        { "perf_event_open", try_perf_event_open },
+        { "ptrace-traceme", try_ptrace_traceme },
+        { "ptrace-attach", try_ptrace_attach },
+        { "kexec_load", try_kexec_load },
+        { "init_module", try_init_module },
+        { "clone-newuser", try_clone_newuser },
+        { "clone3", try_clone3 },
+        { "socket-netlink", try_socket_netlink },
+        { "socket-packet", try_socket_packet },
+        { "socket-highbits", try_socket_highbits },
+        { "socket-inet", try_socket_inet },
+        { "x32", try_x32 },
+        { "i386", try_i386 },
+        { "tiocsti", try_tiocsti },
+        { "tiocsti-highbits", try_tiocsti_highbits },
+        { "getpid", try_getpid },
+};
+
+int main(int argc, char **argv)
+{
+        size_t i;
+
+        if (argc != 2) {
+                fprintf(stderr, "usage: try-syscall NAME\n");
+                return 255;
+        }
+        for (i = 0; i < sizeof(probes) / sizeof(probes[0]); i++) {
+                if (strcmp(argv[1], probes[i].name) == 0) {
+                        long err = probes[i].run();
+
+                        printf("%s: %s\n", argv[1], err ? strerrorname_np((int)err) : "ok");
+                        return (int)(err & 0xff);
+                }
+        }
+        fprintf(stderr, "try-syscall: unknown probe %s\n", argv[1]);
+        return 255;
+}

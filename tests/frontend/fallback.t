@@ -1,0 +1,66 @@
+#!/bin/bash
+# Tier choice: the strongest working tier, an honest fallback that says
+# why, --tier forcing, and --require-tier refusing with exit 3.
+. "$(dirname "$0")/../lib/lib.sh"
+require_test_root
+
+dir=$(user_tmpdir)
+echo 'print("hi")' > "$dir/p.py"; chmod 644 "$dir/p.py"
+tier_of() { jq -r .tier; }
+
+# PATH with unshare but no bwrap (python is found by absolute path)
+mkdir -p "$dir/nobwrap"
+ln -s "$(command -v unshare)" "$dir/nobwrap/unshare"
+
+got=$(as_user env SBX_HELPER=/nonexistent "$SBX_RUN" -q --json --file "$dir/p.py" | tier_of)
+check "helper missing: falls back to bwrap (got $got)" test "$got" = bwrap
+
+got=$(as_user env SBX_HELPER=/nonexistent PATH="$dir/nobwrap" "$SBX_RUN" -q --json \
+        --file "$dir/p.py" | tier_of)
+check "helper missing and no bwrap on PATH: unshare (got $got)" test "$got" = unshare
+
+rc=0
+msg=$(as_user env SBX_HELPER=/nonexistent "$SBX_RUN" --require-tier helper \
+        --file "$dir/p.py" 2>&1) || rc=$?
+check "--require-tier helper without a helper: exit 3 (got $rc)" test "$rc" = 3
+check "refusal names the missing helper" grep -q 'sbx-helper not installed at /nonexistent' <<<"$msg"
+check "refusal output has no program output" test "$(grep -c '^hi$' <<<"$msg")" = 0
+
+rc=0
+msg=$(as_user env SBX_HELPER=/nonexistent PATH="$dir/nobwrap" "$SBX_RUN" \
+        --require-tier bwrap --file "$dir/p.py" 2>&1) || rc=$?
+check "--require-tier bwrap without bwrap: exit 3 (got $rc)" test "$rc" = 3
+check "refusal says bwrap is not on PATH" grep -q 'bwrap not found on PATH' <<<"$msg"
+
+rc=0
+out=$(as_user env SBX_HELPER=/nonexistent PATH="$dir/nobwrap" "$SBX_RUN" -q \
+        --require-tier unshare --json --file "$dir/p.py") || rc=$?
+check "--require-tier unshare is met by unshare: exit 0 (got $rc)" test "$rc" = 0
+check "and the run is recorded as unshare" test "$(tier_of <<<"$out")" = unshare
+
+rc=0
+msg=$(as_user env SBX_HELPER=/nonexistent "$SBX_RUN" --tier helper --file "$dir/p.py" 2>&1) || rc=$?
+check "--tier helper that does not work: exit 3 (got $rc)" test "$rc" = 3
+check "--tier failure says why" grep -q 'does not work here' <<<"$msg"
+
+rc=0
+as_user "$SBX_RUN" --tier bwrap --require-tier helper --file "$dir/p.py" 2>/dev/null || rc=$?
+check "--tier weaker than --require-tier: exit 3 (got $rc)" test "$rc" = 3
+
+# a helper that exists but refuses this caller: fall back, saying why
+odir=$(user_tmpdir)
+chmod 755 "$odir"; cp "$dir/p.py" "$odir/"
+rc=0
+msg=$(as_other env SBX_HELPER="$SBX_HELPER" "$SBX_RUN" --json --file "$odir/p.py" 2>&1 >/dev/null) || rc=$?
+check "helper refusing the caller: still runs (fallback) (rc $rc)" test "$rc" = 0
+check "helper refusing the caller: the fallback is said" grep -q 'tier helper does not work' <<<"$msg"
+
+rc=0
+as_user "$SBX_RUN" --tier nosuch --file "$dir/p.py" 2>/dev/null || rc=$?
+check "unknown tier name: usage error exit 2 (got $rc)" test "$rc" = 2
+
+probe=$(as_user env SBX_HELPER=/nonexistent PATH="$dir/nobwrap" "$SBX_RUN" --probe)
+check "--probe lists every tier" test "$(grep -cE '^(helper|bwrap|unshare|unshare-root|rlimit) ' <<<"$probe")" = 5
+check "--probe says why bwrap is missing" grep -q '^bwrap .*not found on PATH' <<<"$probe"
+check "--probe says where the helper was looked for" grep -q '^helper .*/nonexistent' <<<"$probe"
+done_testing

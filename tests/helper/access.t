@@ -1,0 +1,76 @@
+#!/bin/bash
+# Who may use the helper and how it must be installed: callers outside the
+# configured group, a config an attacker could have written, a copy without
+# setuid and a copy with file capabilities are all refused (exit 3).
+. "$(dirname "$0")/../lib/lib.sh"
+require_test_root
+new_workspace
+put "$W/mark.sh" <<SH
+: > "$W/ran"
+SH
+chmod 0777 "$W"   # the other user must be able to leave its mark on failure
+
+HRUN_AS=other refused "a caller outside $SBX_TEST_GROUP is refused" \
+        --workdir "$W" -- /bin/sh "$W/mark.sh"
+check "the refusal names the group or the permission" grep -Eqi 'group|allowed|permit' "$T/err"
+chmod 0755 "$W"
+
+# A copy the user made: not setuid, so it must say so and run nothing.
+cp "$SBX_HELPER" "$T/helper-copy" && chown "$SBX_TEST_USER:" "$T/helper-copy"
+HRUN_HELPER=$T/helper-copy refused "a copy without setuid is refused" \
+        --workdir "$W" -- /bin/sh "$W/mark.sh"
+check "  and says it is not installed setuid root" grep -qi setuid "$T/err"
+
+# File capabilities instead of setuid: the helper must not run half-privileged.
+if command -v setcap >/dev/null; then
+        cp "$SBX_HELPER" "$T/helper-caps" && chmod 0755 "$T/helper-caps"
+        if setcap cap_sys_admin+ep "$T/helper-caps"; then
+                HRUN_HELPER=$T/helper-caps refused "a copy with file capabilities is refused" \
+                        --workdir "$W" -- /bin/sh "$W/mark.sh"
+                check "  and names capabilities" grep -qi capabilit "$T/err"
+        else
+                not_ok "setcap cap_sys_admin+ep failed on $T (filesystem without xattrs?)"
+        fi
+else
+        not_ok "setcap missing (install libcap2-bin): file-capability refusal untested"
+fi
+
+# A second helper, built to read its config from a directory this test
+# controls, so the config can be made unsafe in each way in turn.
+alt=$(mktemp -d /tmp/sbx-alt.XXXXXX); chmod 0755 "$alt"
+at_exit "rm -rf $alt"
+. "$SBX_TEST_ROOT/tests/lib/setup-root.sh"
+mkdir -p "$alt/etc"
+(build_helper "$SBX_REPO" "$alt" "$alt/etc/helper.conf") >/dev/null 2>&1
+if [ -u "$alt/libexec/sbx-helper" ]; then
+        ok "a second helper with its config in $alt builds"
+else
+        not_ok "a second helper with its config in $alt builds"; done_testing
+fi
+good_conf() { write_helper_conf "$SBX_REPO/policy/helper.conf" "$alt/etc/helper.conf" "$SBX_TEST_GROUP"; }
+HRUN_HELPER=$alt/libexec/sbx-helper
+
+good_conf
+hrun --workdir "$W" -- /bin/sh "$W/mark.sh"
+if [ "$rc" -eq 0 ] && [ -e "$W/ran" ]; then ok "the second helper runs with a safe config"; else
+        not_ok "the second helper runs with a safe config"; show_run; fi
+
+good_conf; chown "$SBX_TEST_USER" "$alt/etc/helper.conf"
+refused "a config owned by the caller is refused" --workdir "$W" -- /bin/sh "$W/mark.sh"
+good_conf; chmod 0664 "$alt/etc/helper.conf"
+refused "a group-writable config is refused" --workdir "$W" -- /bin/sh "$W/mark.sh"
+good_conf; chmod 0646 "$alt/etc/helper.conf"
+refused "a world-writable config is refused" --workdir "$W" -- /bin/sh "$W/mark.sh"
+rm -f "$alt/etc/helper.conf"
+refused "a missing config is refused" --workdir "$W" -- /bin/sh "$W/mark.sh"
+good_conf; printf 'this line is not key = value\n' >> "$alt/etc/helper.conf"
+n=$(wc -l < "$alt/etc/helper.conf")
+refused "a malformed config is refused" --workdir "$W" -- /bin/sh "$W/mark.sh"
+check "  and the error names the file and line $n" grep -Eq "helper\.conf.*\b$n\b" "$T/err"
+good_conf; printf 'no_such_key = 1\n' >> "$alt/etc/helper.conf"
+refused "an unknown config key is refused" --workdir "$W" -- /bin/sh "$W/mark.sh"
+good_conf; printf 'allow_network = yes\n' >> "$alt/etc/helper.conf"
+refused "allow_network = yes is refused (network is never granted)" --workdir "$W" -- /bin/sh "$W/mark.sh"
+good_conf; sed -i "s/^group = .*/group = no-such-group-sbx/" "$alt/etc/helper.conf"
+refused "a config naming a missing group lets nobody in" --workdir "$W" -- /bin/sh "$W/mark.sh"
+done_testing

@@ -1,0 +1,53 @@
+# Tests: cmocka unit tests (tests/unit), the escape prober, and `make check`.
+#
+# tests/unit/helper_*.c   link with the helper's objects (all but main's)
+# tests/unit/frontend_*.c link with the frontend library
+# Each is its own program with a main(); new files are picked up by wildcard,
+# and the part's variables may still be empty while that part is written.
+
+CMOCKA_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
+CMOCKA_LIBS   := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
+
+UNIT_HELPER_SRCS   := $(wildcard tests/unit/helper_*.c)
+UNIT_FRONTEND_SRCS := $(wildcard tests/unit/frontend_*.c)
+UNIT_HELPER_BINS   := $(UNIT_HELPER_SRCS:%.c=$(BUILD)/%)
+UNIT_FRONTEND_BINS := $(UNIT_FRONTEND_SRCS:%.c=$(BUILD)/%)
+UNIT_BINS          := $(UNIT_HELPER_BINS) $(UNIT_FRONTEND_BINS)
+
+$(BUILD)/tests/unit/%.o: ALL_CFLAGS += $(CMOCKA_CFLAGS) -Ihelper -Ifrontend
+
+$(UNIT_HELPER_BINS): $(BUILD)/tests/unit/%: $(BUILD)/tests/unit/%.o $(HELPER_LIB_OBJS) $(COMMON_OBJS)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(HELPER_LIBS) $(CMOCKA_LIBS)
+
+$(UNIT_FRONTEND_BINS): $(BUILD)/tests/unit/%: $(BUILD)/tests/unit/%.o $(FRONTEND_LIB_OBJS) $(COMMON_OBJS)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(FRONTEND_LIBS) $(CMOCKA_LIBS)
+
+# The seccomp prober the escape tests run inside the sandbox (one syscall
+# per run, exit status = errno). Plain -O2: it issues raw syscalls on purpose.
+TRY_SYSCALL := $(BUILD)/tests/escape/try-syscall
+$(TRY_SYSCALL): $(BUILD)/tests/escape/try-syscall.o
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^
+
+.PHONY: unit unit-tests run-unit integration check
+unit-tests: $(UNIT_BINS) $(TRY_SYSCALL)
+
+# Runs every unit test program of $(BUILD); a missing cmocka fails the build
+# above, it is never skipped.
+run-unit: unit-tests
+	@set -e; n=0; for t in $(UNIT_BINS); do \
+		echo "unit: $$t"; $$t; n=$$((n + 1)); \
+	done; echo "unit: $$n programs passed in $(BUILD)"
+
+unit: run-unit
+
+integration: all $(TRY_SYSCALL)
+	+BUILD=$(BUILD) tests/run-integration.sh
+
+# Everything, in order: the normal tree, the ASan/UBSan tree, the unit tests
+# in both, then the integration tests as root against a setuid helper.
+check: all unit-tests
+	$(MAKE) SANITIZE=1 BUILD=$(BUILD)/asan all unit-tests
+	$(MAKE) BUILD=$(BUILD) run-unit
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+		$(MAKE) SANITIZE=1 BUILD=$(BUILD)/asan run-unit
+	+BUILD=$(BUILD) tests/run-integration.sh

@@ -1,0 +1,178 @@
+/* Each tier's argv, built from the session prefix and the per-run part:
+ * what the sandbox is told is what it promises. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "argv.h"
+
+static const struct host_dir merged_usr[] = {
+        { "/bin", "usr/bin" }, { "/lib", "usr/lib" }, { "/lib64", NULL },
+};
+static const char *const binds[] = { "/tmp/cache/venv", "/home/u/.pyenv/versions/3.12", NULL };
+static char *const cand[] = { "/tmp/cache/venv/bin/python", "-I", "-B", "/w/program.py", NULL };
+static const char *const files[] = { "program.py", NULL };
+
+static struct tier_params params(const char *tool)
+{
+        struct tier_params p = {
+                .tool = tool, .root_dirs = merged_usr, .n_root_dirs = 3,
+                .binds = binds, .memory_bytes = 4LL << 30, .fsize_bytes = 64 << 20,
+                .tmpfs_bytes = 1 << 20, .seccomp = true,
+        };
+        return p;
+}
+
+static int index_of(const struct strvec *v, const char *s, size_t from)
+{
+        for (size_t i = from; i < v->len; i++)
+                if (strcmp(v->items[i], s) == 0)
+                        return (int)i;
+        return -1;
+}
+
+/* the words a..., in order, consecutive */
+static bool has_seq(const struct strvec *v, const char *const *seq)
+{
+        for (size_t i = 0; i < v->len; i++) {
+                size_t k = 0;
+                while (seq[k] && i + k < v->len && strcmp(v->items[i + k], seq[k]) == 0)
+                        k++;
+                if (!seq[k])
+                        return true;
+        }
+        return false;
+}
+#define HAS(v, ...) has_seq((v), (const char *const[]){ __VA_ARGS__, NULL })
+
+static void bwrap_root_is_allow_listed(void **state)
+{
+        struct tier_params p = params("/usr/bin/bwrap");
+        struct strvec v = { 0 };
+
+        assert_int_equal(tier_build_prefix(TIER_BWRAP, &p, &v), 0);
+        assert_false(HAS(&v, "--ro-bind", "/", "/"));
+        assert_false(HAS(&v, "--bind", "/", "/"));
+        assert_true(HAS(&v, "--unshare-all"));
+        assert_true(HAS(&v, "--die-with-parent"));
+        assert_true(HAS(&v, "--new-session"));
+        assert_true(HAS(&v, "--cap-drop", "ALL"));
+        assert_true(HAS(&v, "--ro-bind", "/usr", "/usr"));
+        assert_true(HAS(&v, "--ro-bind", "/etc", "/etc"));
+        assert_true(HAS(&v, "--symlink", "usr/bin", "/bin"));
+        assert_true(HAS(&v, "--ro-bind", "/lib64", "/lib64"));
+        assert_true(HAS(&v, "--proc", "/proc"));
+        assert_true(HAS(&v, "--dev", "/dev"));
+        assert_true(HAS(&v, "--size", "1048576", "--tmpfs", "/tmp"));
+        assert_true(HAS(&v, "--seccomp", "3"));
+        assert_true(HAS(&v, "--json-status-fd", "4"));
+        /* a venv under /tmp must be bound after the /tmp tmpfs hides it */
+        int tmpfs = index_of(&v, "/tmp", 0);
+        int venv = index_of(&v, "/tmp/cache/venv", 0);
+        assert_true(tmpfs > 0 && venv > tmpfs);
+        strvec_free(&v);
+}
+
+static void bwrap_private_workdir_is_capped_tmpfs(void **state)
+{
+        struct tier_params p = params("/usr/bin/bwrap");
+        struct strvec prefix = { 0 }, v = { 0 };
+        struct run_params rp = {
+                .workdir = "/w", .private_workdir = true, .workdir_files = files,
+                .timeout_ms = 2500, .cpu_s = 8, .tmpfs_bytes = 4096, .argv = cand,
+        };
+
+        assert_int_equal(tier_build_prefix(TIER_BWRAP, &p, &prefix), 0);
+        assert_int_equal(tier_build_argv(TIER_BWRAP, &prefix, &rp, &v), 0);
+        assert_true(HAS(&v, "--size", "4096", "--tmpfs", "/w"));
+        assert_true(HAS(&v, "--ro-bind", "/w/program.py", "/w/program.py"));
+        assert_true(HAS(&v, "--chdir", "/w", "--", "/tmp/cache/venv/bin/python",
+                        "-I", "-B", "/w/program.py"));
+        assert_false(HAS(&v, "--bind", "/w", "/w"));
+        assert_null(v.items[v.len]);
+        strvec_free(&prefix);
+        strvec_free(&v);
+}
+
+static void bwrap_user_workdir_is_bound_rw(void **state)
+{
+        struct tier_params p = params("/usr/bin/bwrap");
+        struct strvec prefix = { 0 }, v = { 0 };
+        struct run_params rp = { .workdir = "/home/u/w", .argv = cand, .timeout_ms = 1000 };
+
+        p.seccomp = false;
+        assert_int_equal(tier_build_prefix(TIER_BWRAP, &p, &prefix), 0);
+        assert_int_equal(tier_build_argv(TIER_BWRAP, &prefix, &rp, &v), 0);
+        assert_true(HAS(&v, "--bind", "/home/u/w", "/home/u/w"));
+        assert_false(HAS(&v, "--seccomp"));
+        strvec_free(&prefix);
+        strvec_free(&v);
+}
+
+static void helper_gets_limits_as_options(void **state)
+{
+        struct tier_params p = params("/usr/libexec/sbx/sbx-helper");
+        struct strvec prefix = { 0 }, v = { 0 };
+        char *const env[] = { "PATH=/usr/bin:/bin", "HOME=/w", NULL };
+        struct run_params rp = {
+                .workdir = "/w", .private_workdir = true, .workdir_files = files,
+                .timeout_ms = 2500, .cpu_s = 8, .env = env, .argv = cand,
+        };
+
+        p.memory_bytes = -1;
+        assert_int_equal(tier_build_prefix(TIER_HELPER, &p, &prefix), 0);
+        assert_int_equal(tier_build_argv(TIER_HELPER, &prefix, &rp, &v), 0);
+        assert_string_equal(v.items[0], "/usr/libexec/sbx/sbx-helper");
+        assert_true(HAS(&v, "--ro-bind", "/tmp/cache/venv"));
+        assert_true(HAS(&v, "--memory", "none"));
+        assert_true(HAS(&v, "--fsize", "67108864"));
+        assert_true(HAS(&v, "--timeout", "2.500"));
+        assert_true(HAS(&v, "--cpu", "8"));
+        assert_true(HAS(&v, "--private-workdir", "/w"));
+        assert_true(HAS(&v, "--ro-bind", "/w/program.py"));
+        assert_true(HAS(&v, "--env", "HOME=/w"));
+        assert_true(HAS(&v, "--status-fd", "3", "--", "/tmp/cache/venv/bin/python"));
+        assert_int_equal(index_of(&v, "--workdir", 0), -1);
+        strvec_free(&prefix);
+        strvec_free(&v);
+}
+
+static void weak_tiers(void **state)
+{
+        struct tier_params p = params("/usr/bin/unshare");
+        struct run_params rp = { .workdir = "/w", .argv = cand };
+        struct strvec prefix = { 0 }, v = { 0 };
+
+        assert_int_equal(tier_build_prefix(TIER_UNSHARE, &p, &prefix), 0);
+        assert_int_equal(tier_build_argv(TIER_UNSHARE, &prefix, &rp, &v), 0);
+        assert_true(HAS(&v, "/usr/bin/unshare", "--user", "--map-current-user",
+                        "--net", "--", "/tmp/cache/venv/bin/python"));
+        strvec_free(&prefix);
+        strvec_free(&v);
+        assert_int_equal(tier_build_prefix(TIER_UNSHARE_ROOT, &p, &prefix), 0);
+        assert_int_equal(tier_build_argv(TIER_UNSHARE_ROOT, &prefix, &rp, &v), 0);
+        assert_true(HAS(&v, "/usr/bin/unshare", "-rn", "--", "/tmp/cache/venv/bin/python"));
+        strvec_free(&prefix);
+        strvec_free(&v);
+        assert_int_equal(tier_build_prefix(TIER_RLIMIT, &p, &prefix), 0);
+        assert_int_equal(tier_build_argv(TIER_RLIMIT, &prefix, &rp, &v), 0);
+        assert_int_equal(v.len, 4);
+        assert_string_equal(v.items[0], cand[0]);
+        strvec_free(&prefix);
+        strvec_free(&v);
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test(bwrap_root_is_allow_listed),
+                cmocka_unit_test(bwrap_private_workdir_is_capped_tmpfs),
+                cmocka_unit_test(bwrap_user_workdir_is_bound_rw),
+                cmocka_unit_test(helper_gets_limits_as_options),
+                cmocka_unit_test(weak_tiers),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,206 @@
+/* Output capture (bounded memory whatever the program writes), the seed's
+ * summary, and the classification of how a run ended. */
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <cmocka.h>
+
+#include "output.h"
+#include "run_internal.h"
+
+static void capture_caps_and_keeps_tail(void **state)
+{
+        struct run_output out;
+        struct output_capture c;
+        char chunk[1000];
+
+        output_capture_init(&c, &out, 2500);
+        for (int i = 0; i < 10; i++) {
+                memset(chunk, 'a' + i, sizeof(chunk));
+                output_capture_append(&c, chunk, sizeof(chunk));
+        }
+        output_capture_append(&c, "END-MARK\n", 9);
+        output_capture_finish(&c);
+        assert_int_equal(out.len, 2500);
+        assert_true(out.truncated);
+        assert_int_equal(out.total, 10009);
+        assert_int_equal(out.data[2499], 'c');
+        assert_int_equal(out.data[2500], '\0');
+        assert_int_equal(out.tail_len, OUTPUT_TAIL_BYTES);
+        assert_memory_equal(out.tail + OUTPUT_TAIL_BYTES - 9, "END-MARK\n", 9);
+        assert_int_equal(out.tail[0], 'f');     /* byte 10009 - 4096 is in chunk 6 */
+        free(out.data);
+}
+
+static void capture_small_is_exact(void **state)
+{
+        struct run_output out;
+        struct output_capture c;
+
+        output_capture_init(&c, &out, 100);
+        output_capture_append(&c, "hello ", 6);
+        output_capture_append(&c, "world", 5);
+        output_capture_finish(&c);
+        assert_string_equal(out.data, "hello world");
+        assert_string_equal(out.tail, "hello world");
+        assert_false(out.truncated);
+        free(out.data);
+}
+
+static void set_tail(struct run_output *o, const char *s)
+{
+        memset(o, 0, sizeof(*o));
+        strcpy(o->tail, s);
+        o->tail_len = strlen(s);
+}
+
+static void summary_rules(void **state)
+{
+        struct run_result r;
+        char *s;
+
+        memset(&r, 0, sizeof(r));
+        r.status = RUN_OK;
+        s = run_result_summary(&r);
+        assert_string_equal(s, "ok");
+        free(s);
+        r.status = RUN_TIMEOUT;
+        s = run_result_summary(&r);
+        assert_string_equal(s, "timeout");
+        free(s);
+        r.status = RUN_FAILED;
+        set_tail(&r.err, "Traceback\n  File x\nAssertionError: boom  \n\n");
+        s = run_result_summary(&r);
+        assert_string_equal(s, "AssertionError: boom");
+        free(s);
+        set_tail(&r.err, "\n \n");
+        set_tail(&r.out, "only stdout\n");
+        s = run_result_summary(&r);
+        assert_string_equal(s, "only stdout");
+        free(s);
+        set_tail(&r.out, "");
+        r.returncode = 7;
+        s = run_result_summary(&r);
+        assert_string_equal(s, "failed (rc=7)");
+        free(s);
+        char longline[1000];
+        memset(longline, 'x', sizeof(longline) - 1);
+        longline[sizeof(longline) - 1] = '\0';
+        set_tail(&r.err, longline);
+        s = run_result_summary(&r);
+        assert_int_equal(strlen(s), 400);
+        free(s);
+}
+
+#define EXITED(c) ((c) << 8)
+
+static void classify_cpu_limit(void **state)
+{
+        struct run_result r;
+
+        memset(&r, 0, sizeof(r));
+        run_classify(&r, TIER_RLIMIT, SIGXCPU, "", false, false, 3);
+        assert_int_equal(r.status, RUN_TIMEOUT);
+        assert_string_equal(r.detail, "cpu-limit");
+        memset(&r, 0, sizeof(r));
+        r.cpu_s = 4.0;
+        run_classify(&r, TIER_UNSHARE, SIGKILL, "", false, false, 4);
+        assert_int_equal(r.status, RUN_TIMEOUT);
+        assert_string_equal(r.detail, "cpu-limit");
+        memset(&r, 0, sizeof(r));
+        r.cpu_s = 0.5;          /* killed by someone else, far from the limit */
+        run_classify(&r, TIER_UNSHARE, SIGKILL, "", false, false, 4);
+        assert_int_equal(r.status, RUN_FAILED);
+        assert_int_equal(r.returncode, -SIGKILL);
+        memset(&r, 0, sizeof(r));
+        run_classify(&r, TIER_RLIMIT, SIGKILL, "", true, false, 4);
+        assert_int_equal(r.status, RUN_TIMEOUT);
+        assert_string_equal(r.detail, "wall");
+}
+
+static void classify_exit_codes(void **state)
+{
+        struct run_result r;
+
+        memset(&r, 0, sizeof(r));
+        run_classify(&r, TIER_RLIMIT, EXITED(0), "", false, false, 4);
+        assert_int_equal(r.status, RUN_OK);
+        memset(&r, 0, sizeof(r));
+        run_classify(&r, TIER_RLIMIT, EXITED(3), "", false, false, 4);
+        assert_int_equal(r.status, RUN_FAILED);
+        assert_int_equal(r.returncode, 3);
+}
+
+static void classify_bwrap(void **state)
+{
+        struct run_result r;
+
+        memset(&r, 0, sizeof(r));
+        run_classify(&r, TIER_BWRAP, EXITED(152),
+                     "{ \"child-pid\": 3 }\n{ \"exit-code\": 152 }\n", false, false, 4);
+        assert_int_equal(r.status, RUN_TIMEOUT);
+        assert_string_equal(r.detail, "cpu-limit");
+        assert_int_equal(r.signal, SIGXCPU);
+        memset(&r, 0, sizeof(r));
+        run_classify(&r, TIER_BWRAP, EXITED(1), "{ \"child-pid\": 3 }\n{ \"exit-code\": 1 }\n",
+                     false, false, 4);
+        assert_int_equal(r.status, RUN_FAILED);
+        memset(&r, 0, sizeof(r));
+        set_tail(&r.err, "bwrap: Creating new namespace failed: Operation not permitted\n");
+        /* no child-pid: the sandbox never came up, whatever the exit code */
+        run_classify(&r, TIER_BWRAP, EXITED(1), "", false, false, 4);
+        assert_int_equal(r.status, RUN_ERROR);
+        assert_non_null(strstr(r.detail, "Creating new namespace failed"));
+}
+
+static void classify_helper(void **state)
+{
+        struct run_result r;
+
+        memset(&r, 0, sizeof(r));
+        run_classify(&r, TIER_HELPER, EXITED(0),
+                     "{\"status\":\"exited\",\"exit_code\":0,\"signal\":0,\"cpu_s\":1.5,"
+                     "\"max_rss_kb\":900}", false, false, 4);
+        assert_int_equal(r.status, RUN_OK);
+        assert_int_equal(r.max_rss_kb, 900);
+        memset(&r, 0, sizeof(r));
+        run_classify(&r, TIER_HELPER, EXITED(137),
+                     "{\"status\":\"cpu-limit\",\"exit_code\":0,\"signal\":9}", false, false, 4);
+        assert_int_equal(r.status, RUN_TIMEOUT);
+        assert_string_equal(r.detail, "cpu-limit");
+        memset(&r, 0, sizeof(r));
+        run_classify(&r, TIER_HELPER, EXITED(3),
+                     "{\"status\":\"setup-error\",\"message\":\"workdir refused\"}",
+                     false, false, 4);
+        assert_int_equal(r.status, RUN_ERROR);
+        assert_non_null(strstr(r.detail, "workdir refused"));
+        /* exit 0 without a status line is not a pass: the verdict comes from
+         * the status fd, which the candidate cannot write */
+        memset(&r, 0, sizeof(r));
+        run_classify(&r, TIER_HELPER, EXITED(0), "", false, false, 4);
+        assert_int_equal(r.status, RUN_ERROR);
+        memset(&r, 0, sizeof(r));
+        run_classify(&r, TIER_HELPER, EXITED(139),
+                     "{\"status\":\"signaled\",\"exit_code\":0,\"signal\":11}", false, false, 4);
+        assert_int_equal(r.status, RUN_FAILED);
+        assert_int_equal(r.returncode, -11);
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test(capture_caps_and_keeps_tail),
+                cmocka_unit_test(capture_small_is_exact),
+                cmocka_unit_test(summary_rules),
+                cmocka_unit_test(classify_cpu_limit),
+                cmocka_unit_test(classify_exit_codes),
+                cmocka_unit_test(classify_bwrap),
+                cmocka_unit_test(classify_helper),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}

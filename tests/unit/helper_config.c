@@ -1,0 +1,123 @@
+/* helper.conf parsing and the ceilings it puts on requests. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "helper.h"
+
+static int parse(struct config *cfg, const char *text, char *err, size_t errlen)
+{
+        char buf[4096];
+
+        snprintf(buf, sizeof(buf), "%s", text);
+        config_set_builtin(cfg);
+        return config_parse(cfg, "test.conf", buf, err, errlen);
+}
+
+static void test_full_config_parses(void **state)
+{
+        struct config cfg;
+        char err[SBX_ERRLEN] = "";
+
+        assert_int_equal(parse(&cfg, "# comment\n\n  group = sbx  \ndefault_timeout = 2.5\n"
+                                     "max_timeout=60\ndefault_memory = none\nmax_memory = none\n"
+                                     "default_tmpfs_size = 10M\nro_bind_prefix = /opt\n"
+                                     "ro_bind_prefix = /usr/local\nallow_network = no\r\n",
+                               err, sizeof(err)), 0);
+        assert_string_equal(cfg.group, "sbx");
+        assert_int_equal(cfg.deflt[LIM_TIMEOUT], 2500);
+        assert_int_equal(cfg.max[LIM_TIMEOUT], 60000);
+        assert_int_equal(cfg.deflt[LIM_MEMORY], SBX_LIMIT_NONE);
+        assert_int_equal(cfg.deflt[LIM_TMPFS], 10 << 20);
+        assert_int_equal(cfg.n_prefixes, 2);
+        assert_string_equal(cfg.prefixes[1], "/usr/local");
+}
+
+/* Each bad config is refused with "test.conf:LINE:" naming the line. */
+static void expect_error_at(const char *text, int line, const char *words)
+{
+        struct config cfg;
+        char err[SBX_ERRLEN] = "", want[64];
+
+        assert_int_equal(parse(&cfg, text, err, sizeof(err)), -1);
+        snprintf(want, sizeof(want), line ? "test.conf:%d:" : "test.conf", line);
+        if (!strstr(err, want) || !strstr(err, words))
+                fail_msg("error \"%s\" lacks \"%s\" / \"%s\"", err, want, words);
+}
+
+static void test_bad_lines_name_file_and_line(void **state)
+{
+        expect_error_at("group = sbx\nthis is not key value\n", 2, "key = value");
+        expect_error_at("group = sbx\n# ok\nfrobnicate = 1\n", 3, "unknown key");
+        expect_error_at("group = sbx\ndefault_nproc = lots\n", 2, "bad value");
+        expect_error_at("group = sbx\ndefault_nproc = -1\n", 2, "bad value");
+        expect_error_at("group = sbx\ndefault_nproc = none\n", 2, "bad value");
+        expect_error_at("group = sbx\nmax_fsize = 1X\n", 2, "bad value");
+        expect_error_at("group = sbx\nallow_network = yes\n", 2, "allow_network");
+        expect_error_at("group = sbx\nro_bind_prefix = /\n", 2, "ro_bind_prefix");
+        expect_error_at("group = sbx\nro_bind_prefix = opt\n", 2, "ro_bind_prefix");
+        expect_error_at("group = sbx\nro_bind_prefix = /opt/../root\n", 2, "ro_bind_prefix");
+        expect_error_at("group =\n", 1, "group");
+}
+
+static void test_inconsistent_configs_are_refused(void **state)
+{
+        expect_error_at("default_timeout = 5\n", 0, "group");
+        expect_error_at("group = sbx\ndefault_nproc = 100\nmax_nproc = 10\n", 0, "default_nproc");
+        expect_error_at("group = sbx\ndefault_memory = none\n", 0, "default_memory");
+}
+
+static void test_defaults_fill_and_ceilings_refuse(void **state)
+{
+        struct config cfg;
+        struct request rq;
+        char err[SBX_ERRLEN] = "";
+
+        assert_int_equal(parse(&cfg, "group = g\ndefault_nproc = 7\nmax_nproc = 9\n", err, sizeof(err)), 0);
+        memset(&rq, 0, sizeof(rq));
+        assert_int_equal(config_apply_limits(&cfg, &rq, err, sizeof(err)), 0);
+        assert_int_equal(rq.limit[LIM_NPROC], 7);
+        rq.limit_given[LIM_NPROC] = true;
+        rq.limit[LIM_NPROC] = 9;
+        assert_int_equal(config_apply_limits(&cfg, &rq, err, sizeof(err)), 0);
+        rq.limit[LIM_NPROC] = 10;
+        assert_int_equal(config_apply_limits(&cfg, &rq, err, sizeof(err)), -1);
+        assert_non_null(strstr(err, "--nproc"));
+        /* "none" is above every finite ceiling. */
+        rq.limit[LIM_NPROC] = 9;
+        rq.limit_given[LIM_MEMORY] = true;
+        rq.limit[LIM_MEMORY] = SBX_LIMIT_NONE;
+        assert_int_equal(config_apply_limits(&cfg, &rq, err, sizeof(err)), -1);
+        assert_non_null(strstr(err, "--memory"));
+}
+
+static void test_path_helpers(void **state)
+{
+        assert_true(path_is_clean("/"));
+        assert_true(path_is_clean("/a/b"));
+        assert_false(path_is_clean("/a/"));
+        assert_false(path_is_clean("a"));
+        assert_false(path_is_clean("/a/./b"));
+        assert_false(path_is_clean("/.."));
+        assert_true(path_is_clean("/a/..b"));
+        assert_true(path_is_under("/opt/x", "/opt"));
+        assert_true(path_is_under("/opt", "/opt"));
+        assert_false(path_is_under("/optx", "/opt"));
+        assert_false(path_is_under("/op", "/opt"));
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_full_config_parses),
+                cmocka_unit_test(test_bad_lines_name_file_and_line),
+                cmocka_unit_test(test_inconsistent_configs_are_refused),
+                cmocka_unit_test(test_defaults_fill_and_ceilings_refuse),
+                cmocka_unit_test(test_path_helpers),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
