@@ -153,8 +153,13 @@ install-check: $(BUILD)/sbx-run $(BUILD)/sbx-helper
 	rm -rf $$stage $$stage.log; echo "install-check: ok (helper $$want)"
 
 check: man-check selinux-check fuzz-check install-check
-# On a fresh machine `make check` (as root) installs groff, the policy
-# headers and the rest before these checks need them.
+# On a fresh Debian/Ubuntu machine, `make check` as root installs the build
+# dependencies (`deps`) before anything is compiled or checked, also under
+# -j; elsewhere (no dpkg) it leaves the system alone.
 ifneq ($(filter check,$(MAKECMDGOALS)),)
+ifneq ($(shell command -v dpkg-query 2>/dev/null),)
+$(COMMON_OBJS) $(HELPER_OBJS) $(FRONTEND_OBJS) $(UNIT_BINS:%=%.o) $(TRY_SYSCALL).o \
+$(BUILD)/gen/seccomp_policy_text.h \
 man-check selinux-check fuzz-check install-check: | deps
+endif
 endif

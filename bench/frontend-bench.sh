@@ -79,12 +79,16 @@ for t in $tiers; do
         chmod 0644 "$dspec"
         direct=$(user "$SBX_TEST_ROOT/bin/timerun" "$rounds" "$dspec" | awk -v n="direct:$t" '$1 == n { print }')
         direct_ms=$(awk '{ print $2 }' <<<"$direct")   # timerun: name median_ms ...
-        per_run=$(user "$SBX_RUN" -q --tier "$t" --repeat "$repeat" --file "$work/trivial.py" 2>&1 >/dev/null |
-                sed -n 's/.*median \([0-9.]*\) ms.*/\1/p')
-        cost=$(awk -v a="$per_run" -v b="$direct_ms" 'BEGIN { printf "%.3f", a - b }')
-        verdict=$(awk -v c="$cost" -v t="$target_ms" 'BEGIN { print (c < t) ? "ok" : "OVER" }')
-        printf '%-14s per-run %8.3f ms  direct %8.3f ms  frontend cost %7.3f ms  [%s, target < %s ms]\n' \
-                "$t" "$per_run" "$direct_ms" "$cost" "$verdict" "$target_ms"
+        line=$(user "$SBX_RUN" -q --tier "$t" --repeat "$repeat" --file "$work/trivial.py" 2>&1 >/dev/null |
+                grep 'runs, tier')
+        per_run=$(sed -n 's/.*median \([0-9.]*\) ms.*/\1/p' <<<"$line")
+        self_cpu=$(sed -n 's/.*own cpu \([0-9.]*\) ms.*/\1/p' <<<"$line")
+        wall_diff=$(awk -v a="$per_run" -v b="$direct_ms" 'BEGIN { printf "%.3f", a - b }')
+        # the wall difference is only meaningful on a quiet machine; the
+        # frontend's own cpu is the verdict
+        verdict=$(awk -v c="$self_cpu" -v t="$target_ms" 'BEGIN { print (c != "" && c < t) ? "ok" : "OVER" }')
+        printf '%-13s per-run %8.3f ms  direct %8.3f ms  wall diff %8.3f ms  sbx-run own cpu %6.3f ms/run  [%s, target < %s ms]\n' \
+                "$t" "$per_run" "$direct_ms" "$wall_diff" "$self_cpu" "$verdict" "$target_ms"
         [ "$verdict" = ok ] || status=1
 done
 exit $status

@@ -22,4 +22,9 @@ void output_capture_append(struct output_capture *c, const char *buf, size_t n);
 /* Linearizes the tail ring and NUL-terminates the data. */
 void output_capture_finish(struct output_capture *c);
 
+/* A copy of buf[0..len) that is valid UTF-8 without NUL bytes (each bad
+ * byte and each NUL becomes U+FFFD), so a program printing binary cannot
+ * make a JSON result unparseable. malloc'd, NULL on allocation failure. */
+char *output_utf8_sanitize(const char *buf, size_t len);
+
 #endif

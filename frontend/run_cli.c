@@ -4,16 +4,19 @@
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <ftw.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "output.h"
 #include "proc.h"
 #include "run_internal.h"
 #include "sandbox_impl.h"
@@ -40,6 +43,15 @@ static void fill_sb_opts(struct cli_opts *opts)
         opts->sb.provision = opts->provision.items;
 }
 
+/* Program output is arbitrary bytes; JSON strings are UTF-8 without NUL. */
+static void add_output(cJSON *o, const char *key, const char *data, size_t len)
+{
+        char *safe = output_utf8_sanitize(data ? data : "", data ? len : 0);
+
+        cJSON_AddStringToObject(o, key, safe ? safe : "");
+        free(safe);
+}
+
 static void print_json(const struct run_result *res, const char *summary)
 {
         cJSON *o = cJSON_CreateObject();
@@ -51,8 +63,8 @@ static void print_json(const struct run_result *res, const char *summary)
         cJSON_AddNumberToObject(o, "duration", res->duration_s);
         cJSON_AddNumberToObject(o, "cpu", res->cpu_s);
         cJSON_AddNumberToObject(o, "max_rss_kb", (double)res->max_rss_kb);
-        cJSON_AddStringToObject(o, "stdout", res->out.data ? res->out.data : "");
-        cJSON_AddStringToObject(o, "stderr", res->err.data ? res->err.data : "");
+        add_output(o, "stdout", res->out.data, res->out.len);
+        add_output(o, "stderr", res->err.data, res->err.len);
         cJSON_AddBoolToObject(o, "truncated", res->out.truncated || res->err.truncated);
         cJSON_AddStringToObject(o, "summary", summary ? summary : "");
         cJSON_AddStringToObject(o, "tier", tier_name(res->tier));
@@ -60,9 +72,9 @@ static void print_json(const struct run_result *res, const char *summary)
         /* past the cap, the end of the stream (where an end-of-checks marker
          * or the traceback sits) is still there */
         if (res->out.truncated)
-                cJSON_AddStringToObject(o, "stdout_tail", res->out.tail);
+                add_output(o, "stdout_tail", res->out.tail, res->out.tail_len);
         if (res->err.truncated)
-                cJSON_AddStringToObject(o, "stderr_tail", res->err.tail);
+                add_output(o, "stderr_tail", res->err.tail, res->err.tail_len);
         char *text = cJSON_PrintUnformatted(o);
         if (text)
                 printf("%s\n", text);
@@ -70,7 +82,8 @@ static void print_json(const struct run_result *res, const char *summary)
         cJSON_Delete(o);
 }
 
-static void print_passthrough(const struct run_result *res, const char *summary)
+static void print_passthrough(const struct run_result *res, const char *summary,
+                              bool quiet)
 {
         if (res->out.len)
                 fwrite(res->out.data, 1, res->out.len, stdout);
@@ -81,7 +94,8 @@ static void print_passthrough(const struct run_result *res, const char *summary)
                 fprintf(stderr, "sbx-run: output truncated (stdout %zu bytes, "
                         "stderr %zu bytes written in all)\n", res->out.total,
                         res->err.total);
-        fprintf(stderr, "sbx-run: %s [%s, tier %s, %.3f s]\n", summary ? summary : "?",
+        if (!quiet)
+                fprintf(stderr, "sbx-run: %s [%s, tier %s, %.3f s]\n", summary ? summary : "?",
                 run_status_name(res->status), tier_name(res->tier), res->duration_s);
 }
 
@@ -100,6 +114,48 @@ static int print_argv(struct sandbox *sb, const struct run_spec *spec)
         return rc == 0 ? SBX_EXIT_OK : SBX_EXIT_SANDBOX;
 }
 
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop(int sig)
+{
+        stop_signal = sig;
+}
+
+/* ^C or a kill of sbx-run takes the whole run down (in the weak tiers its
+ * daemons too, through the sweep), then sbx-run dies of the same signal. */
+static void catch_stop_signals(bool on)
+{
+        struct sigaction sa = { .sa_handler = on ? on_stop : SIG_DFL };
+        const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+
+        for (size_t i = 0; i < sizeof(sigs) / sizeof(*sigs); i++)
+                sigaction(sigs[i], &sa, NULL);
+}
+
+static int run_interruptible(struct sandbox *sb, const struct run_spec *spec,
+                             struct run_result *res, struct sbx_err *err)
+{
+        struct sbx_run *r;
+        struct pollfd pfds[8];
+
+        catch_stop_signals(true);
+        if (sbx_run_start(sb, spec, &r, err) < 0) {
+                catch_stop_signals(false);
+                return -1;
+        }
+        for (;;) {
+                size_t n = sbx_run_pollfds(r, pfds, 8);
+                int64_t wait = sbx_run_deadline_ms(r) - sbx_now_ms();
+                if (stop_signal)
+                        sbx_run_kill(r);
+                (void)poll(pfds, n, (int)(wait < 0 ? 0 : wait > 1000 ? 1000 : wait));
+                if (sbx_run_step(r, pfds, n))
+                        break;
+        }
+        sbx_run_finish(r, res);
+        return 0;
+}
+
 static int run_and_report(struct sandbox *sb, const struct run_spec *spec,
                           const struct cli_opts *opts)
 {
@@ -109,13 +165,17 @@ static int run_and_report(struct sandbox *sb, const struct run_spec *spec,
 
         if (opts->print_argv)
                 return print_argv(sb, spec);
-        if (sbx_run_sync(sb, spec, &res, &err) < 0)
+        if (run_interruptible(sb, spec, &res, &err) < 0)
                 return report_error(&err);
+        if (stop_signal) {
+                run_result_free(&res);
+                return 128 + stop_signal;
+        }
         auto_free char *summary = run_result_summary(&res);
         if (json)
                 print_json(&res, summary);
         else
-                print_passthrough(&res, summary);
+                print_passthrough(&res, summary, opts->sb.quiet);
         run_result_free(&res);
         switch (res.status) {
         case RUN_OK: return SBX_EXIT_OK;
@@ -192,6 +252,11 @@ static int64_t now_us(void)
         return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
+static double tv_ms(const struct timeval *tv)
+{
+        return (double)tv->tv_sec * 1000.0 + (double)tv->tv_usec / 1000.0;
+}
+
 static int cmp_i64(const void *a, const void *b)
 {
         int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
@@ -205,23 +270,40 @@ static int run_file_repeated(struct sandbox *sb, struct cli_opts *opts)
 {
         int n = opts->repeat > 0 ? opts->repeat : 1;
         int64_t *us = calloc((size_t)n, sizeof(*us));
+        struct rusage before, after;
         int rc = SBX_EXIT_OK;
 
-        if (!us)
+        if (!us || getrusage(RUSAGE_SELF, &before) < 0) {
+                free(us);
                 return SBX_EXIT_SANDBOX;
-        for (int i = 0; i < n && rc != SBX_EXIT_SANDBOX; i++) {
+        }
+        for (int i = 0; i < n && rc != SBX_EXIT_SANDBOX && !stop_signal; i++) {
                 int64_t t0 = now_us();
                 int one = run_file_once(sb, opts);
                 us[i] = now_us() - t0;
                 if (one != SBX_EXIT_OK)
                         rc = one;
         }
+        getrusage(RUSAGE_SELF, &after);
         qsort(us, (size_t)n, sizeof(*us), cmp_i64);
-        if (n > 1 || opts->repeat)
-                fprintf(stderr, "sbx-run: %d runs, tier %s, median %.3f ms, min %.3f ms\n",
-                        n, tier_name(sandbox_tier(sb)), (double)us[n / 2] / 1000.0,
-                        (double)us[0] / 1000.0);
+        /* sbx-run's own cpu (children excluded): what the frontend adds to
+         * each run, independent of how loaded the machine is */
+        double self_ms = (tv_ms(&after.ru_utime) + tv_ms(&after.ru_stime) -
+                          tv_ms(&before.ru_utime) - tv_ms(&before.ru_stime)) / n;
+        fprintf(stderr, "sbx-run: %d runs, tier %s, median %.3f ms, min %.3f ms, "
+                "sbx-run's own cpu %.3f ms/run\n", n, tier_name(sandbox_tier(sb)),
+                (double)us[n / 2] / 1000.0, (double)us[0] / 1000.0, self_ms);
         free(us);
+        return rc;
+}
+
+/* After cleanup (workdir, session), die of the signal that stopped us. */
+static int reraise_stop(int rc)
+{
+        if (stop_signal) {
+                catch_stop_signals(false);
+                raise(stop_signal);
+        }
         return rc;
 }
 
@@ -241,7 +323,7 @@ int run_cli_file(struct cli_opts *opts)
                 return report_error(&err);
         rc = opts->repeat ? run_file_repeated(sb, opts) : run_file_once(sb, opts);
         sandbox_close(sb);
-        return rc;
+        return reraise_stop(rc);
 }
 
 /* argv[0] as the sandbox sees it: "python"/"python3" is the sandbox's
@@ -298,7 +380,7 @@ int run_cli_argv(struct cli_opts *opts)
         rc = run_and_report(sb, &spec, opts);
         free(argv);
         sandbox_close(sb);
-        return rc;
+        return reraise_stop(rc);
 }
 
 int run_cli_probe(struct cli_opts *opts)

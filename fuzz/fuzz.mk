@@ -21,6 +21,8 @@ FUZZ_ALL := seccomp_policy:common/seccomp_policy.c \
             custom_suite:frontend/suite_def.c \
             template:suite_expand_template \
             results:frontend/results.c \
+            driver:frontend/driver.c \
+            cluster_env:frontend/cluster_env.c \
             helper_request:helper/request.c \
             helper_config:helper/config.c
 # A target whose entry is a path needs that file; one whose entry is a
@@ -29,9 +31,11 @@ fuzz_lparen := (
 fuzz_ready = $(if $(findstring /,$(2)),$(wildcard $(2)),$(shell grep -ls '^char \*$(2)$(fuzz_lparen)' frontend/*.c))
 FUZZ_TARGETS := $(foreach t,$(FUZZ_ALL),$(if $(call fuzz_ready,$(word 1,$(subst :, ,$(t))),$(word 2,$(subst :, ,$(t)))),$(word 1,$(subst :, ,$(t)))))
 
+# -iquote, not -I: frontend/sched.h (the scheduler) must not stand in for
+# <sched.h> in files outside frontend/.
 FUZZ_CFLAGS := -g -O1 -fno-omit-frame-pointer -Wall -Wextra -Wno-unused-parameter \
                -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
-               $(COMMON_CPPFLAGS) -Ifrontend -Ihelper -Ifuzz -I$(BUILD)/gen \
+               $(COMMON_CPPFLAGS) -iquote frontend -iquote helper -iquote fuzz -I$(BUILD)/gen \
                -DSBX_HELPER_PATH='"$(HELPER_PATH)"' -DSBX_HELPER_CONF_PATH='"$(HELPER_CONF)"' \
                $(FRONTEND_CFLAGS)
 FUZZ_LDFLAGS := -fsanitize=fuzzer,address,undefined
@@ -48,6 +52,8 @@ FUZZ_SRCS_suite_load        := $(FUZZ_SUITE_SRCS)
 FUZZ_SRCS_custom_suite      := $(FUZZ_SUITE_SRCS)
 FUZZ_SRCS_template          := $(FUZZ_SUITE_SRCS)
 FUZZ_SRCS_classeval_extract := frontend/classeval.c frontend/passk.c
+FUZZ_SRCS_driver            := frontend/driver.c
+FUZZ_SRCS_cluster_env       := frontend/cluster_env.c frontend/err.c
 FUZZ_SRCS_results           := $(FUZZ_SUITE_SRCS) frontend/results.c frontend/suite_summary.c \
                                frontend/run_result.c frontend/tier.c
 FUZZ_SRCS_helper_request    := helper/request.c helper/util.c
@@ -98,7 +104,7 @@ fuzz: fuzz-build
 
 # ---- regression replay, with the normal compiler (make check) ----
 FUZZ_REPLAY_DIR := $(BUILD)/fuzz/replay
-$(BUILD)/fuzz/%.o: ALL_CFLAGS += -Ifrontend -Ihelper -Ifuzz $(FRONTEND_CFLAGS)
+$(BUILD)/fuzz/%.o: ALL_CFLAGS += -iquote frontend -iquote helper -iquote fuzz $(FRONTEND_CFLAGS)
 
 $(FUZZ_TARGETS:%=$(FUZZ_REPLAY_DIR)/%): $(FUZZ_REPLAY_DIR)/%: $(BUILD)/fuzz/fuzz_%.o \
 		$(BUILD)/fuzz/fuzz_input.o $(BUILD)/fuzz/standalone_main.o \

@@ -102,6 +102,7 @@ __attribute__((noreturn)) static void candidate_main(const struct run *run, int 
 {
         const char *start = run->rq->workdir ? run->rq->workdir : run->who->home;
         char *envp[SBX_MAX_ENV + 4], home_var[4200];
+        sigset_t none;
         int rc;
 
         if (setsid() < 0)
@@ -110,7 +111,8 @@ __attribute__((noreturn)) static void candidate_main(const struct run *run, int 
          * shield the candidate from SIGXCPU or SIGPIPE. */
         for (int sig = 1; sig < NSIG; sig++)
                 signal(sig, SIG_DFL);
-        if (sigprocmask(SIG_SETMASK, &(sigset_t){ 0 }, NULL) < 0)
+        sigemptyset(&none);
+        if (sigprocmask(SIG_SETMASK, &none, NULL) < 0)
                 die_errno("sigprocmask");
         limits_apply_rlimits(run->rq);
         privs_drop_to(run->who);
@@ -348,6 +350,9 @@ void supervise_run(const struct request *rq, const struct config *cfg, const str
         if (run.host_proc < 0)
                 die_errno("open /proc");
         run.try_userns = !limits_userns_disabled();
+        /* A caller's SIG_IGN for SIGCHLD would reap init before we wait for it. */
+        if (signal(SIGCHLD, SIG_DFL) == SIG_ERR)
+                die_errno("reset SIGCHLD");
         /* The frontend's death ends the sandbox; the ppid check closes the race. */
         if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != who->parent)
                 die("the calling process is gone");

@@ -46,23 +46,43 @@ echo "run-integration: root $SBX_TEST_ROOT, user $SBX_TEST_USER" >&2
 # the (identical, non-setuid) build with the ids a setuid exec would give:
 # real uid/gid the test user's, effective uid 0 (setpriv --ruid), the
 # allowed group as supplementary group. That covers config parse, probe and
-# a full sandbox set-up and supervision.
+# a full sandbox set-up and supervision. The memcheck tool is started
+# directly: the valgrind launcher resets the effective uid to the real one.
+valgrind_tool() {
+        local arch d
+        case $(uname -m) in x86_64) arch=amd64 ;; aarch64) arch=arm64 ;; *) arch=$(uname -m) ;; esac
+        for d in /usr/libexec/valgrind /usr/lib/x86_64-linux-gnu/valgrind /usr/lib/valgrind; do
+                [ -x "$d/memcheck-$arch-linux" ] && { echo "$d/memcheck-$arch-linux"; return; }
+        done
+}
 valgrind_pass() {
-        local vg=(valgrind --quiet --error-exitcode=99 --leak-check=full
+        local tool; tool=$(valgrind_tool)
+        [ -n "$tool" ] || { echo "run-integration: valgrind's memcheck tool not found" >&2; return 1; }
+        local vg=(env VALGRIND_LIB="$(dirname "$tool")" VALGRIND_LAUNCHER=/usr/bin/valgrind "$tool"
+                  --quiet --error-exitcode=99 --leak-check=full
                   --errors-for-leak-kinds=definite --trace-children=no)
         local h=$SBX_TEST_ROOT/build/sbx-helper rc=0 what
         local as_caller=(setpriv --ruid="$SBX_TEST_USER" --rgid="$SBX_TEST_USER"
                          --groups="$(getent group "$SBX_TEST_GROUP" | cut -d: -f3)" --)
-        command -v valgrind >/dev/null || { echo "run-integration: valgrind missing" >&2; return 1; }
+        local log=$SBX_TEST_ROOT/valgrind.log
         for what in --version --probe "--timeout 20 -- /bin/true"; do
                 rc=0
                 # shellcheck disable=SC2086 # $what is a list of options
-                (cd / && "${as_caller[@]}" "${vg[@]}" "$h" $what >/dev/null) || rc=$?
-                if [ "$rc" -eq 99 ]; then
-                        echo "run-integration: valgrind found errors in sbx-helper $what" >&2
+                (cd / && "${as_caller[@]}" "${vg[@]}" "$h" $what >/dev/null 2>"$log") || rc=$?
+                # valgrind (3.19) has no seccomp(2): a run gets as far as
+                # installing the filter, which is the last step before exec.
+                if [ "$rc" -eq 3 ] && grep -q 'unhandled amd64-linux syscall: 317' "$log" &&
+                   grep -q '^sbx-helper: seccomp' "$log"; then
+                        echo "run-integration: valgrind memcheck clean: sbx-helper $what" \
+                             "(set-up up to the seccomp filter, which valgrind cannot emulate)" >&2
+                        continue
+                fi
+                if [ "$rc" -ne 0 ]; then
+                        cat "$log" >&2
+                        echo "run-integration: sbx-helper $what under valgrind: rc $rc (99: memcheck errors)" >&2
                         return 1
                 fi
-                echo "run-integration: valgrind memcheck clean: sbx-helper $what (rc $rc)" >&2
+                echo "run-integration: valgrind memcheck clean: sbx-helper $what" >&2
         done
 }
 if [ "${SBX_VALGRIND:-1}" = 1 ]; then valgrind_pass; fi
@@ -77,4 +97,4 @@ else
 fi
 [ "${#selected[@]}" -gt 0 ] || { echo "run-integration: no tests found" >&2; exit 1; }
 cd "$SBX_TEST_ROOT"
-prove ${PROVE_FLAGS:--v} "${selected[@]}"
+prove ${PROVE_FLAGS:--v --timer} "${selected[@]}"

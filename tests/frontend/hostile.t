@@ -62,6 +62,37 @@ for tier in unshare unshare-root rlimit; do
         fi
 done
 
+# ^C on sbx-run: the run and its daemon go, sbx-run dies of SIGINT
+cat > "$dir/hang.py" <<'PY'
+import os, time
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        open(os.environ["MARK"], "w").write(str(os.getpid()))
+        time.sleep(120)
+    os._exit(0)
+time.sleep(120)
+PY
+chmod 644 "$dir/hang.py"
+rm -f "$dir/mark"
+tag=sbx-int-$$
+hostile_user 60 "$SBX_RUN" -q --tier unshare --env MARK="$dir/mark" --env TAG=$tag \
+        --workdir "$dir" -- python3 hang.py &
+bg=$!
+for _ in $(seq 100); do [ -s "$dir/mark" ] && break; sleep 0.1; done
+sbx_pid=$(pgrep -u "$SBX_TEST_USER" -f -- "--env TAG=$tag" | head -1)
+kill -INT "$sbx_pid"
+rc=0; wait "$bg" || rc=$?
+check "SIGINT: sbx-run exits as killed by SIGINT (status $rc)" test "$rc" = 130
+pid=$(cat "$dir/mark" 2>/dev/null)
+sleep 0.2
+if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+        not_ok "SIGINT: the run's daemon $pid is gone"
+        kill -9 "$pid"
+else
+        ok "SIGINT: the run's daemon ${pid:-?} is gone"
+fi
+
 for tier in helper bwrap unshare rlimit; do
         out=$(hostile_user 120 /usr/bin/time -f 'RSS %M' \
                 "$SBX_RUN" -q --tier $tier --json --file "$dir/flood.py" 2>"$dir/time.err")

@@ -31,9 +31,11 @@ check "failing program: exit 1 (got $rc)" test "$rc" = 1
 check "json: returncode 4" test "$(field returncode <<<"$out")" = 4
 check "summary is the last stderr line" test "$(field summary <<<"$out")" = "ValueError: bad"
 
-rc=0; err=$(sbx --file "$dir/fail.py" 2>&1 >/dev/null) || rc=$?
+rc=0; err=$(as_user env SBX_HELPER="$SBX_HELPER" "$SBX_RUN" --file "$dir/fail.py" 2>&1 >/dev/null) || rc=$?
 check "without --json: program stderr passes through" grep -q 'ValueError: bad' <<<"$err"
 check "without --json: a summary line on stderr" grep -q '^sbx-run: ValueError: bad \[failed' <<<"$err"
+err=$(sbx --file "$dir/fail.py" 2>&1 >/dev/null)
+check "-q: the program's stderr, no summary line" test "$err" = "$(printf 'Traceback...\nValueError: bad')"
 
 for tier in helper bwrap unshare rlimit; do
         start=$(date +%s%N)
@@ -83,6 +85,12 @@ check "--file workdir is removed after the run ($wdir)" test ! -e "$wdir"
 py big.py 'open("big", "wb").write(b"x" * (100 << 20))'
 out=$(sbx --tier bwrap --json --memory none --fsize 1G --file "$dir/big.py")
 check "bwrap: the private workdir is size-capped (100 MB write fails)" test "$(field status <<<"$out")" = failed
+
+py binary.py 'import sys; sys.stdout.buffer.write(b"a\xff\x00b\xc3\xa9\n")'
+out=$(sbx --json --file "$dir/binary.py")
+check "binary output still gives parseable JSON" test "$(jq -r .status <<<"$out")" = ok
+check "binary output: bad bytes replaced, good UTF-8 kept" \
+        test "$(jq -r .stdout <<<"$out")" = "$(printf 'a\xef\xbf\xbd\xef\xbf\xbdb\xc3\xa9')"
 
 rc=0; sbx --file "$dir/does-not-exist.py" 2>/dev/null || rc=$?
 check "missing --file: exit 2 (got $rc)" test "$rc" = 2

@@ -61,6 +61,9 @@ PY
 sbx --no-cap-sys-admin --file "$W/hello.py" --json
 is "no CAP_SYS_ADMIN: a run falls back to bwrap and its result says so" \
         "$rc $(jfield tier "$T/out" 2>&1)" "0 bwrap"
+if grep -qi 'helper' "$T/err"; then ok "no CAP_SYS_ADMIN: the fallback is said on stderr, not hidden"
+        diag "  $(grep -i helper "$T/err" | head -n1)"
+else not_ok "no CAP_SYS_ADMIN: the fallback is said on stderr, not hidden"; diag "stderr: $(head -c 400 "$T/err")"; fi
 sbx --no-cap-sys-admin --require-tier helper --file "$W/hello.py" --json
 if [ "$rc" -eq 3 ] && grep -q CAP_SYS_ADMIN "$T/err"; then
         ok "no CAP_SYS_ADMIN: --require-tier helper refuses (exit 3), naming CAP_SYS_ADMIN"

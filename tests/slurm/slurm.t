@@ -7,10 +7,11 @@
 # what it had finished. `sbx-run merge` refuses shards that do not belong
 # together and names the shard at fault.
 #
-#   SBX_SLURM_PER_TASK=K  samples per task from the CodeGen file (default 8:
-#                         the first K of each task in file order, 1,312 of
-#                         16,400; 100 = all, too slow for the 10-minute budget
-#                         on 2 cores).
+#   SBX_SLURM_PER_TASK=K  samples per task from the CodeGen file (default 4:
+#                         the first K of each task in file order, 656 of
+#                         16,400; 100 = all, far too slow for the 10-minute
+#                         budget on 2 cores: every sample runs twice, sharded
+#                         and not).
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/lib.sh"
 . "$here/cluster.sh"
@@ -26,8 +27,13 @@ if [ "$(id -u)" -ne 0 ]; then
         skip_all "needs root: installs slurmctld/slurmd/munge and starts private daemons"
 fi
 
-PER_TASK=${SBX_SLURM_PER_TASK:-8}
+PER_TASK=${SBX_SLURM_PER_TASK:-4}
 SHARDS=4
+# Both runs of a sample must reach the same verdict, but a sample that only
+# imports pandas and matplotlib takes over HumanEval's 3 s on a loaded
+# 2-core machine; 10 s keeps the verdicts apart from the load (real
+# infinite loops cost a little more).
+TIMEOUT_S=10
 JOB_WAIT_S=420
 PROBLEMS=$SBX_DATA/humaneval/HumanEval.jsonl.gz
 CODEGEN=$SBX_DATA/humaneval/model_samples/codegen16b_t0.8_n100.jsonl
@@ -108,7 +114,7 @@ wait_job() {
 submit() {
         local name=$1; shift
         jobs=$(as_job_user "$C/bin/sbx-slurm" submit -n "$SHARDS" -c 1 -o "$R/$name" \
-                --sbx-run "$SBX_RUN" --sbatch-arg=--time=15 -- "$@")
+                --sbx-run "$SBX_RUN" --sbatch-arg=--time=15 -- "$@" --timeout "$TIMEOUT_S")
 }
 # job_is DESCRIPTION ID STATE DIR: the job ended in STATE; else the logs.
 job_is() {
@@ -159,16 +165,42 @@ sys.exit(0 if ka and ka == kb else 1)
 PY
 }
 
+# --- refusals that need no job --------------------------------------------
+# refused_run DESCRIPTION PATTERN CMD...: exit 2 and PATTERN on stderr.
+refused_run() {
+        local d=$1 pattern=$2 rc=0; shift 2
+        as_job_user "$@" >/dev/null 2>"$C/refused.err" || rc=$?
+        if [ "$rc" -eq 2 ] && grep -qE -- "$pattern" "$C/refused.err"; then
+                ok "$d"; diag "  $(head -n1 "$C/refused.err")"
+        else
+                not_ok "$d"; diag "rc=$rc, want 2; stderr: $(head -c 400 "$C/refused.err")"
+        fi
+}
+refused_run "sbx-run --shard auto outside an array job is refused" \
+        "--shard auto: neither SLURM_ARRAY_TASK_ID" \
+        "$SBX_RUN" --suite humaneval --problems "$PROBLEMS" --canonical --shard auto \
+        --out "$R/never.jsonl"
+refused_run "sbx-run --shard auto with a malformed task ID is refused" \
+        'SLURM_ARRAY_TASK_ID="1x"' env SLURM_ARRAY_TASK_ID=1x SLURM_ARRAY_TASK_COUNT=4 \
+        "$SBX_RUN" --suite humaneval --problems "$PROBLEMS" --canonical --shard auto \
+        --out "$R/never.jsonl"
+check_fails "and ran nothing" test -e "$R/never.jsonl"
+refused_run "sbx-slurm refuses --shard among the sbx-run arguments" "set per shard" \
+        "$C/bin/sbx-slurm" submit -n 4 -o "$R/bad" --dry-run -- --suite humaneval --shard 1/4
+refused_run "sbx-slurm refuses a shard count of 0" "at least 1" \
+        "$C/bin/sbx-slurm" submit -n 0 -o "$R/bad" --dry-run -- --suite humaneval
+
 # --- canonical solutions: 4 shards, merged, against one run -------------
 submit canonical --suite humaneval --problems "$PROBLEMS" --canonical
 read -r canon_array canon_merge <<<"$jobs"
 check "canonical: array and merge jobs submitted (${jobs:-none})" test -n "${canon_merge:-}"
 wait_job "$canon_merge"
+diag "canonical array and merge: $(($(date +%s) - t_start))s since the start"
 job_is "canonical: merge job completed" "$canon_merge" COMPLETED "$R/canonical"
 is "canonical: all 4 array tasks completed" \
         "$(job_state "$canon_array" | sort | uniq -c | tr -s ' ')" " 4 COMPLETED"
 as_job_user "$SBX_RUN" --suite humaneval --problems "$PROBLEMS" --canonical -j "$(nproc)" \
-        --out "$R/canonical-ref.jsonl" --summary "$R/canonical-ref.summary.json" >/dev/null
+        --timeout "$TIMEOUT_S" --out "$R/canonical-ref.jsonl" --summary "$R/canonical-ref.summary.json" >/dev/null
 check "canonical: merged results equal the unsharded run, task for task" \
         same_results "$R/canonical/merged.jsonl" "$R/canonical-ref.jsonl"
 check "canonical: merged pass@k equals the unsharded run's" \
@@ -180,7 +212,7 @@ read -r smp_array smp_merge <<<"$jobs"
 check "samples: array and merge jobs submitted (${jobs:-none})" test -n "${smp_merge:-}"
 # Cancel task 1 once it has written a fifth of its shard.
 victim=1 want=$((n_samples / SHARDS / 5)) secs=$JOB_WAIT_S
-while [ "$secs" -gt 0 ] && [ "$(cat "$R/samples/shard-$victim.jsonl" 2>/dev/null | wc -l)" -lt "$want" ]; do
+while [ "$secs" -gt 0 ] && [ "$( { wc -l < "$R/samples/shard-$victim.jsonl"; } 2>/dev/null || echo 0)" -lt "$want" ]; do
         sleep 1
         secs=$((secs - 1))
 done
@@ -200,6 +232,7 @@ jobs=$(as_job_user "$C/bin/sbx-slurm" resume "$R/samples" "$victim")
 read -r resume_array resume_merge <<<"$jobs"
 check "samples: shard $victim resubmitted (${jobs:-none})" test -n "${resume_merge:-}"
 wait_job "$resume_merge"
+diag "samples array, cancel, resume and merge: $(($(date +%s) - t_start))s since the start"
 job_is "samples: the merge job after the resumed shard completed" "$resume_merge" COMPLETED \
         "$R/samples"
 check "samples: the resumed shard kept the lines finished before the cancel" \
@@ -207,15 +240,32 @@ check "samples: the resumed shard kept the lines finished before the cancel" \
         "$R/samples/shard-$victim.jsonl"
 check "samples: the resumed task said it resumed" \
         grep -q "(resuming)" "$R/samples/logs/shard-$victim-job$resume_array.out"
+refused_run "sbx-slurm refuses to resume a shard that ran to its end" "already ran" \
+        "$C/bin/sbx-slurm" resume "$R/samples" 0
+refused_run "sbx-slurm refuses a results directory holding a run" "holds an earlier run" \
+        "$C/bin/sbx-slurm" submit -n 4 -o "$R/samples" -- --suite humaneval
 
 t_ref=$(date +%s)
 as_job_user "$SBX_RUN" --suite humaneval --problems "$PROBLEMS" --samples "$R/samples.jsonl" \
-        -j "$(nproc)" --out "$R/samples-ref.jsonl" --summary "$R/samples-ref.summary.json" >/dev/null
+        -j "$(nproc)" --timeout "$TIMEOUT_S" --out "$R/samples-ref.jsonl" --summary "$R/samples-ref.summary.json" >/dev/null
 diag "unsharded run of $n_samples samples: $(($(date +%s) - t_ref))s"
 check "samples: merged results equal the unsharded run, sample for sample" \
         same_results "$R/samples/merged.jsonl" "$R/samples-ref.jsonl"
 check "samples: merged pass@k equals the unsharded run's" \
         same_passk "$R/samples/summary.json" "$R/samples-ref.summary.json"
+
+# Every merged line says which shard ran it and that the helper did.
+check "samples: every merged line names its shard and the helper tier" \
+        "$HOST_PY" - "$R/samples/merged.jsonl" "$SHARDS" <<'PY'
+import json, sys
+n = int(sys.argv[2])
+for i, line in enumerate(open(sys.argv[1])):
+    r = json.loads(line)
+    want = "%d/%d" % (r["sbx_index"] % n, n)
+    if r["sbx_index"] != i or r.get("sbx_shard") != want or r.get("tier") != "helper":
+        sys.exit("line %d: sbx_index %s, sbx_shard %s (want %s), tier %s" % (
+            i + 1, r["sbx_index"], r.get("sbx_shard"), want, r.get("tier")))
+PY
 
 # --- merge refuses shards that do not belong together --------------------
 # merge_refused DESCRIPTION PATTERN FILES...: exit 2, PATTERN on stderr.
@@ -235,6 +285,8 @@ merge_refused "merge refuses overlapping shards" "shard 1" \
         "$S/shard-0.jsonl" "$S/shard-1.jsonl" "$S/shard-1.jsonl" "$S/shard-2.jsonl" "$S/shard-3.jsonl"
 merge_refused "merge refuses shards of different sample files" "sample|canonical" \
         "$S/shard-0.jsonl" "$S/shard-1.jsonl" "$K/shard-2.jsonl" "$S/shard-3.jsonl"
+merge_refused "merge refuses a shard cut short (the cancelled task's file)" "shard $victim/$SHARDS has" \
+        "$S/shard-0.jsonl" "$C/before-cancel.jsonl" "$S/shard-2.jsonl" "$S/shard-3.jsonl"
 
 # --- the cluster leaves nothing behind -----------------------------------
 daemons=$_slurm_pids

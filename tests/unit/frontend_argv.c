@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -165,6 +166,30 @@ static void weak_tiers(void **state)
         strvec_free(&v);
 }
 
+static void env_is_base_workdir_then_extras(void **state)
+{
+        const char *const session[] = { "PATH=/usr/bin:/bin", "PYTHONHASHSEED=0",
+                                        "HOME=/user-said", "A=1", NULL };
+        const char *const extra[] = { "A=2", "RUN=x", NULL };
+        struct strvec env = { 0 };
+
+        assert_int_equal(env_build(session, "/w", extra, &env), 0);
+        assert_int_equal(env.len, 6);
+        assert_true(HAS(&env, "PATH=/usr/bin:/bin"));
+        assert_true(HAS(&env, "HOME=/w"));
+        assert_true(HAS(&env, "TMPDIR=/w"));
+        assert_true(HAS(&env, "A=2"));
+        assert_false(HAS(&env, "A=1"));
+        assert_false(HAS(&env, "HOME=/user-said"));
+        strvec_free(&env);
+        char *x = env_expand_venv("P={venv}/bin:{venv}/lib", "/c/v");
+        assert_string_equal(x, "P=/c/v/bin:/c/v/lib");
+        free(x);
+        x = env_expand_venv("P={venv}", NULL);
+        assert_string_equal(x, "P=");
+        free(x);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -173,6 +198,7 @@ int main(void)
                 cmocka_unit_test(bwrap_user_workdir_is_bound_rw),
                 cmocka_unit_test(helper_gets_limits_as_options),
                 cmocka_unit_test(weak_tiers),
+                cmocka_unit_test(env_is_base_workdir_then_extras),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -191,6 +191,18 @@ static void classify_helper(void **state)
         assert_int_equal(r.returncode, -11);
 }
 
+static void sanitize_makes_valid_utf8(void **state)
+{
+        char *s = output_utf8_sanitize("ok \xc3\xa9 \xff\x00x \xed\xa0\x80", 13);
+
+        assert_string_equal(s, "ok \xc3\xa9 \xef\xbf\xbd\xef\xbf\xbdx "
+                            "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
+        free(s);
+        s = output_utf8_sanitize("\xe2\x82", 2);     /* cut sequence at the end */
+        assert_string_equal(s, "\xef\xbf\xbd\xef\xbf\xbd");
+        free(s);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -201,6 +213,7 @@ int main(void)
                 cmocka_unit_test(classify_exit_codes),
                 cmocka_unit_test(classify_bwrap),
                 cmocka_unit_test(classify_helper),
+                cmocka_unit_test(sanitize_makes_valid_utf8),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
