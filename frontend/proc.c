@@ -191,7 +191,15 @@ char *proc_find_exe(const char *name, const char *search_path)
         return found;
 }
 
-static int read_pgrp_session(pid_t pid, pid_t *pgrp, pid_t *sid)
+static bool is_kept(pid_t pid, const pid_t *keep, size_t nkeep)
+{
+        for (size_t i = 0; i < nkeep; i++)
+                if (keep[i] == pid)
+                        return true;
+        return false;
+}
+
+static int read_stat_ids(pid_t pid, pid_t *ppid, pid_t *pgrp, pid_t *sid)
 {
         char path[64], buf[512];
         ssize_t n;
@@ -203,42 +211,59 @@ static int read_pgrp_session(pid_t pid, pid_t *pgrp, pid_t *sid)
         buf[n] = '\0';
         /* comm may hold spaces and parens: fields resume after the last ')' */
         char *p = strrchr(buf, ')');
-        int ppid, pg, s;
-        if (!p || sscanf(p + 1, " %*c %d %d %d", &ppid, &pg, &s) != 3)
+        int pp, pg, s;
+        if (!p || sscanf(p + 1, " %*c %d %d %d", &pp, &pg, &s) != 3)
                 return -1;
+        *ppid = pp;
         *pgrp = pg;
         *sid = s;
         return 0;
 }
 
-static bool is_kept(pid_t pid, const pid_t *keep, size_t nkeep)
-{
-        for (size_t i = 0; i < nkeep; i++)
-                if (keep[i] == pid)
-                        return true;
-        return false;
-}
-
-/* One pass over our children (/proc/self/task/<tid>/children: no /proc
- * scan needed); kills the matching ones and reaps them. */
-static int sweep_once(pid_t run_pid, bool all, const pid_t *keep, size_t nkeep)
+/* Our children, from /proc/self/task/<tid>/children (cheap), or, on a
+ * kernel without CONFIG_PROC_CHILDREN, a scan of /proc for ppid == us. */
+static size_t list_children(pid_t *out, size_t max)
 {
         char path[64], buf[8192];
-        pid_t self = getpid(), my_sid = getsid(0);
-        ssize_t n;
+        pid_t self = getpid();
+        size_t n = 0;
+        ssize_t len;
+
+        snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)self, (int)self);
+        auto_fd fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd >= 0) {
+                if ((len = read(fd, buf, sizeof(buf) - 1)) <= 0)
+                        return 0;
+                buf[len] = '\0';
+                for (char *save = NULL, *tok = strtok_r(buf, " \n", &save);
+                     tok && n < max; tok = strtok_r(NULL, " \n", &save))
+                        out[n++] = (pid_t)atoi(tok);
+                return n;
+        }
+        DIR *d = opendir("/proc");
+        struct dirent *e;
+        pid_t ppid, pgrp, sid;
+        while (d && (e = readdir(d)) && n < max) {
+                pid_t pid = (pid_t)atoi(e->d_name);
+                if (pid > 0 && read_stat_ids(pid, &ppid, &pgrp, &sid) == 0 && ppid == self)
+                        out[n++] = pid;
+        }
+        if (d)
+                closedir(d);
+        return n;
+}
+
+/* One pass over our children; kills the matching ones and reaps them. */
+static int sweep_once(pid_t run_pid, bool all, const pid_t *keep, size_t nkeep)
+{
+        pid_t kids[1024], my_sid = getsid(0);
+        size_t n = list_children(kids, 1024);
         int killed = 0;
 
-        snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)self,
-                 (int)self);
-        auto_fd fd = open(path, O_RDONLY | O_CLOEXEC);
-        if (fd < 0 || (n = read(fd, buf, sizeof(buf) - 1)) <= 0)
-                return 0;
-        buf[n] = '\0';
-        for (char *save = NULL, *tok = strtok_r(buf, " \n", &save); tok;
-             tok = strtok_r(NULL, " \n", &save)) {
-                pid_t pid = (pid_t)atoi(tok), pgrp, sid;
+        for (size_t i = 0; i < n; i++) {
+                pid_t pid = kids[i], ppid, pgrp, sid;
                 if (pid <= 0 || is_kept(pid, keep, nkeep) ||
-                    read_pgrp_session(pid, &pgrp, &sid) < 0 || sid == my_sid)
+                    read_stat_ids(pid, &ppid, &pgrp, &sid) < 0 || sid == my_sid)
                         continue;
                 if (!all && pgrp != run_pid && sid != run_pid)
                         continue;

@@ -66,7 +66,7 @@ static void print_json(const struct run_result *res, const char *summary)
         add_output(o, "stdout", res->out.data, res->out.len);
         add_output(o, "stderr", res->err.data, res->err.len);
         cJSON_AddBoolToObject(o, "truncated", res->out.truncated || res->err.truncated);
-        cJSON_AddStringToObject(o, "summary", summary ? summary : "");
+        add_output(o, "summary", summary, summary ? strlen(summary) : 0);
         cJSON_AddStringToObject(o, "tier", tier_name(res->tier));
         cJSON_AddStringToObject(o, "detail", res->detail);
         /* past the cap, the end of the stream (where an end-of-checks marker

@@ -93,8 +93,11 @@ static int classify_helper(struct run_result *res, const char *text, int *code,
                 res->cpu_s = json_num(j, "cpu_s", res->cpu_s);
                 res->max_rss_kb = (long)json_num(j, "max_rss_kb", res->max_rss_kb);
         }
-        if (final && res->status == RUN_TIMEOUT)
-                res->returncode = -SIGKILL;
+        if (final && res->status == RUN_TIMEOUT) {
+                int killsig = (int)json_num(j, "signal", 0);
+                res->signal = killsig > 0 ? killsig : SIGKILL;
+                res->returncode = -res->signal;
+        }
         cJSON_Delete(j);
         return final;
 }

@@ -308,7 +308,7 @@ static int check_programs(struct suite_run *R, struct sbx_err *err)
 static int write_summary(struct suite_run *R, double wall_s, struct sbx_err *err)
 {
         struct summary_opts so = { .suite = R->suite.def.name, .wall_s = wall_s,
-                                   .total = R->selected,
+                                   .ran = R->ran, .total = R->selected,
                                    .classeval = R->suite.def.kind == SUITE_CLASSEVAL };
         cJSON *sum;
 

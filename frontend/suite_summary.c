@@ -137,8 +137,9 @@ static void add_counts(cJSON *sum, cJSON *const *lines, size_t n, const struct s
         cJSON_AddStringToObject(sum, "tier", tier ? tier : "none");
         if (o->wall_s >= 0) {
                 cJSON_AddNumberToObject(sum, "wall_s", (double)(long long)(o->wall_s * 1000 + 0.5) / 1000);
+                cJSON_AddNumberToObject(sum, "ran", (double)o->ran);
                 cJSON_AddNumberToObject(sum, "samples_per_s",
-                                        o->wall_s > 0 ? (double)(long long)(done / o->wall_s * 100 + 0.5) / 100 : 0);
+                                        o->wall_s > 0 ? (double)(long long)(o->ran / o->wall_s * 100 + 0.5) / 100 : 0);
         }
 }
 
@@ -235,6 +236,6 @@ void suite_summary_print(FILE *fp, const cJSON *s)
                 fprintf(fp, "\n");
         }
         if (cJSON_GetObjectItemCaseSensitive(s, "wall_s"))
-                fprintf(fp, "  wall %.2f s, %.2f samples/s\n", num(s, "wall_s"),
-                        num(s, "samples_per_s"));
+                fprintf(fp, "  wall %.2f s, %.0f run, %.2f samples/s\n", num(s, "wall_s"),
+                        num(s, "ran"), num(s, "samples_per_s"));
 }

@@ -17,6 +17,7 @@ struct summary_opts {
         int ks[SUMMARY_MAX_K];
         int nk;
         double wall_s;                  /* < 0: unknown (merge) */
+        size_t ran;                     /* samples run by this invocation (rate) */
         size_t total;                   /* samples expected (for "incomplete") */
         bool classeval;
 };

@@ -23,13 +23,9 @@ command -v prove >/dev/null || { echo "run-integration: prove (perl) missing" >&
 
 . "$repo/tests/lib/setup-root.sh"
 
-started_pids=""
-cleanup() {
-        local pid
-        for pid in $started_pids; do kill "$pid" 2>/dev/null || true; done
-        teardown_root
-}
-trap cleanup EXIT
+# Each test script stops what it started (tests/lib/lib.sh at_exit); what
+# is left here is the temp root.
+trap teardown_root EXIT
 trap 'exit 130' INT TERM
 
 setup_users

@@ -175,7 +175,7 @@ check_fork_bomb() {
         done
         if [ -z "$left" ]; then ok "$label: no process of the fork bomb survives the run"
         else not_ok "$label: no process of the fork bomb survives the run"
-                diag "$(echo $left | wc -w) left: $(echo $left | head -c 200)"; fi
+                diag "$(wc -w <<<"$left") left: $(tr '\n' ' ' <<<"$left" | head -c 200)"; fi
 }
 
 # no_userns_checks LABEL HX_FLAGS...: every check, on one kind of host.

@@ -59,7 +59,14 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 t_start=$(date +%s)
-cgroups_before=$(find /sys/fs/cgroup -maxdepth 3 -type d 2>/dev/null | sort | md5sum)
+# What Slurm's cgroup plugins would create (slurm/uid_U/job_J/step_S, or
+# slurmstepd.scope under cgroup v2). Other cgroups may come and go with
+# other work on the machine; these must not.
+slurm_cgroups() {
+        find /sys/fs/cgroup -maxdepth 6 -type d \( -name '*slurm*' -o -name 'job_*' \
+                -o -name 'uid_[0-9]*' \) 2>/dev/null | sort
+}
+cgroups_before=$(slurm_cgroups)
 
 check "Debian's slurmctld, slurmd, munge and slurm-client are installed" slurm_install
 C=$(mktemp -d /tmp/sbx-slurm.XXXXXX)
@@ -290,11 +297,15 @@ merge_refused "merge refuses a shard cut short (the cancelled task's file)" "sha
 
 # --- the cluster leaves nothing behind -----------------------------------
 daemons=$_slurm_pids
+same_cgroup=true
+for pid in $daemons; do
+        cmp -s /proc/self/cgroup "/proc/$pid/cgroup" || same_cgroup=false
+done
+check "the daemons stayed in the test's own cgroups" $same_cgroup
 slurm_cluster_stop
 alive=""
 for pid in $daemons; do kill -0 "$pid" 2>/dev/null && alive="$alive $pid"; done
 is "every daemon the test started has stopped" "$alive" ""
-is "no cgroup was created or removed" \
-        "$(find /sys/fs/cgroup -maxdepth 3 -type d 2>/dev/null | sort | md5sum)" "$cgroups_before"
+is "no Slurm cgroup was created" "$(slurm_cgroups)" "$cgroups_before"
 diag "slurm.t: $(($(date +%s) - t_start))s in all"
 done_testing
