@@ -269,8 +269,7 @@ static int check_mode(struct cli_opts *o, int argc, char **argv, struct sbx_err 
         }
         if (o->mode == CLI_MODE_ARGV && !o->workdir)
                 return sbx_fail(err, 0, "-- ARGV needs --workdir DIR");
-        if (o->mode == CLI_MODE_SUITE && !o->problems)
-                return sbx_fail(err, 0, "--suite needs --problems FILE");
+        /* --problems may come from a custom suite file: suite_cli checks it. */
         if (o->mode == CLI_MODE_SUITE && !o->samples && !o->canonical)
                 return sbx_fail(err, 0, "--suite needs --samples FILE or --canonical");
         if (o->mode == CLI_MODE_NONE)

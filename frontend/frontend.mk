@@ -9,7 +9,7 @@ FRONTEND_CFLAGS   := $(shell $(PKG_CONFIG) --cflags libcjson libseccomp zlib)
 
 # The installed helper's path, fixed at build time; SBX_HELPER in the
 # environment overrides it (sbx-run is unprivileged: that is the user's call).
-$(FRONTEND_OBJS): ALL_CFLAGS += $(FRONTEND_CFLAGS) -Ifrontend \
+$(FRONTEND_OBJS): ALL_CFLAGS += $(FRONTEND_CFLAGS) -iquote frontend \
         -DSBX_HELPER_PATH='"$(HELPER_PATH)"'
 
 all: $(BUILD)/sbx-run

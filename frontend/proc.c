@@ -199,7 +199,7 @@ static bool is_kept(pid_t pid, const pid_t *keep, size_t nkeep)
         return false;
 }
 
-static int read_stat_ids(pid_t pid, pid_t *ppid, pid_t *pgrp, pid_t *sid)
+static int read_stat_ids(pid_t pid, char *state, pid_t *ppid, pid_t *pgrp, pid_t *sid)
 {
         char path[64], buf[512];
         ssize_t n;
@@ -212,8 +212,10 @@ static int read_stat_ids(pid_t pid, pid_t *ppid, pid_t *pgrp, pid_t *sid)
         /* comm may hold spaces and parens: fields resume after the last ')' */
         char *p = strrchr(buf, ')');
         int pp, pg, s;
-        if (!p || sscanf(p + 1, " %*c %d %d %d", &pp, &pg, &s) != 3)
+        char st;
+        if (!p || sscanf(p + 1, " %c %d %d %d", &st, &pp, &pg, &s) != 4)
                 return -1;
+        *state = st;
         *ppid = pp;
         *pgrp = pg;
         *sid = s;
@@ -243,9 +245,10 @@ static size_t list_children(pid_t *out, size_t max)
         DIR *d = opendir("/proc");
         struct dirent *e;
         pid_t ppid, pgrp, sid;
+        char state;
         while (d && (e = readdir(d)) && n < max) {
                 pid_t pid = (pid_t)atoi(e->d_name);
-                if (pid > 0 && read_stat_ids(pid, &ppid, &pgrp, &sid) == 0 && ppid == self)
+                if (pid > 0 && read_stat_ids(pid, &state, &ppid, &pgrp, &sid) == 0 && ppid == self)
                         out[n++] = pid;
         }
         if (d)
@@ -253,8 +256,11 @@ static size_t list_children(pid_t *out, size_t max)
         return n;
 }
 
-/* One pass over our children; kills the matching ones and reaps them. */
-static int sweep_once(pid_t run_pid, bool all, const pid_t *keep, size_t nkeep)
+/* One pass over our children: reaps dead orphans (a tier's own helper
+ * processes re-parent to us as subreaper; left unreaped they pile up over a
+ * suite), and with kill_live kills and reaps the matching live ones. */
+static int sweep_once(pid_t run_pid, bool all, bool kill_live,
+                      const pid_t *keep, size_t nkeep)
 {
         pid_t kids[1024], my_sid = getsid(0);
         size_t n = list_children(kids, 1024);
@@ -262,8 +268,15 @@ static int sweep_once(pid_t run_pid, bool all, const pid_t *keep, size_t nkeep)
 
         for (size_t i = 0; i < n; i++) {
                 pid_t pid = kids[i], ppid, pgrp, sid;
+                char state;
                 if (pid <= 0 || is_kept(pid, keep, nkeep) ||
-                    read_stat_ids(pid, &ppid, &pgrp, &sid) < 0 || sid == my_sid)
+                    read_stat_ids(pid, &state, &ppid, &pgrp, &sid) < 0)
+                        continue;
+                if (state == 'Z' && sid != my_sid) {
+                        waitpid(pid, NULL, WNOHANG);
+                        continue;
+                }
+                if (!kill_live || sid == my_sid)
                         continue;
                 if (!all && pgrp != run_pid && sid != run_pid)
                         continue;
@@ -275,15 +288,16 @@ static int sweep_once(pid_t run_pid, bool all, const pid_t *keep, size_t nkeep)
         return killed;
 }
 
-int proc_sweep_orphans(pid_t run_pid, bool all, const pid_t *keep, size_t nkeep)
+int proc_sweep_orphans(pid_t run_pid, bool all, bool kill_live,
+                       const pid_t *keep, size_t nkeep)
 {
         int total = 0, n;
 
         /* killing one orphan re-parents its children to us: repeat */
         for (int round = 0; round < 64; round++) {
-                if (run_pid > 0)
+                if (run_pid > 0 && kill_live)
                         kill(-run_pid, SIGKILL);
-                n = sweep_once(run_pid, all, keep, nkeep);
+                n = sweep_once(run_pid, all, kill_live, keep, nkeep);
                 total += n;
                 if (n == 0)
                         break;

@@ -42,10 +42,12 @@ int proc_capture(char *const *argv, char *const *envp, struct run_output *out,
  * malloc'd absolute path or NULL. */
 char *proc_find_exe(const char *name, const char *search_path);
 
-/* Kills and reaps children that runs left behind (PR_SET_CHILD_SUBREAPER
- * makes them ours): those from session/process group `run_pid`, and, when
- * `all` is set (no run in flight), every child outside sbx-run's own
- * session. Live run pids are in keep[0..nkeep). Returns how many. */
-int proc_sweep_orphans(pid_t run_pid, bool all, const pid_t *keep, size_t nkeep);
+/* Reaps dead children that runs left behind (PR_SET_CHILD_SUBREAPER makes
+ * them ours), and with kill_live kills and reaps the live ones: those from
+ * session/process group `run_pid`, and, when `all` is set (no run in
+ * flight), every child outside sbx-run's own session. Live run pids are in
+ * keep[0..nkeep). Returns how many live ones were killed. */
+int proc_sweep_orphans(pid_t run_pid, bool all, bool kill_live,
+                       const pid_t *keep, size_t nkeep);
 
 #endif

@@ -273,7 +273,9 @@ static void sweep(struct sbx_run *r)
                 if (!o->reaped && o->pid > 0 && nkeep < 256)
                         keep[nkeep++] = o->pid;
         }
-        proc_sweep_orphans(r->pid, all, keep, nkeep);
+        /* The strong tiers kill their tree themselves; their dead helper
+         * processes still need reaping. The weak tiers rely on this sweep. */
+        proc_sweep_orphans(r->pid, all, tier_is_weak(r->tier), keep, nkeep);
 }
 
 int sbx_run_step(struct sbx_run *r, const struct pollfd *pfds, size_t n)
@@ -303,8 +305,7 @@ int sbx_run_step(struct sbx_run *r, const struct pollfd *pfds, size_t n)
         }
         /* Everything the run started must be gone before the verdict:
          * in the weak tiers nothing else guarantees it. */
-        if (tier_is_weak(r->tier))
-                sweep(r);
+        sweep(r);
         drain_all(r);
         return 1;
 }

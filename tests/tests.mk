@@ -14,7 +14,7 @@ UNIT_HELPER_BINS   := $(UNIT_HELPER_SRCS:%.c=$(BUILD)/%)
 UNIT_FRONTEND_BINS := $(UNIT_FRONTEND_SRCS:%.c=$(BUILD)/%)
 UNIT_BINS          := $(UNIT_HELPER_BINS) $(UNIT_FRONTEND_BINS)
 
-$(BUILD)/tests/unit/%.o: ALL_CFLAGS += $(CMOCKA_CFLAGS) -Ihelper -Ifrontend
+$(BUILD)/tests/unit/%.o: ALL_CFLAGS += $(CMOCKA_CFLAGS) -Ihelper -iquote frontend
 
 $(UNIT_HELPER_BINS): $(BUILD)/tests/unit/%: $(BUILD)/tests/unit/%.o $(HELPER_LIB_OBJS) $(COMMON_OBJS)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(HELPER_LIBS) $(CMOCKA_LIBS)

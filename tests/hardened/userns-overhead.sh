@@ -6,6 +6,8 @@
 # arm goes through harden-exec (as root, dropping to the test user), so the
 # tool's own exec cost is the same in all four and cancels out of
 # "helper - bare" in each condition.
+# Wall time suffers on a loaded machine; a second pass reports the CPU time
+# (user + sys, whole tree, from wait4) of the same four, which suffers less.
 #   As root. ROUNDS=200 (default), BUILD=build. Uses an existing test root
 #   when SBX_TEST_ROOT is set (make check's), else sets up its own.
 #   NOUSERNS="--no-userns --allow-clone3" (default: a host whose sysctl
@@ -67,3 +69,27 @@ awk '$1 ~ /^(bare|helper)/ { m[$1] = $2 }
         printf "userns-overhead: helper over bare, user namespaces available: %.3f ms\n", m["helper"] - m["bare"]
         printf "userns-overhead: helper over bare, no user namespaces:        %.3f ms\n", m["helper-nouserns"] - m["bare-nouserns"]
      }' "$tmp/out"
+
+# CPU time per run, the same four commands interleaved, from wait4's rusage.
+"$py" - "$rounds" "$spec" <<'PY'
+import os, statistics, sys
+rounds, spec = int(sys.argv[1]), sys.argv[2]
+cmds = [l.rstrip("\n").split("\t") for l in open(spec) if l.strip()]
+cpu = {c[0]: [] for c in cmds}
+for _ in range(rounds):
+    for name, *argv in cmds:
+        pid = os.fork()
+        if pid == 0:
+            os.chdir("/")
+            os.execve(argv[0], argv, {"PATH": "/usr/bin:/bin", "HOME": "/"})
+        _, status, ru = os.wait4(pid, 0)
+        if status != 0:
+            sys.exit("userns-overhead: %s failed (wait status %#x)" % (name, status))
+        cpu[name].append((ru.ru_utime + ru.ru_stime) * 1000)
+med = {n: statistics.median(v) for n, v in cpu.items()}
+print("%-16s %12s" % ("variant", "cpu_median_ms"))
+for n in med:
+    print("%-16s %12.3f" % (n, med[n]))
+print("userns-overhead: helper CPU over bare, user namespaces available: %.3f ms" % (med["helper"] - med["bare"]))
+print("userns-overhead: helper CPU over bare, no user namespaces:        %.3f ms" % (med["helper-nouserns"] - med["bare-nouserns"]))
+PY

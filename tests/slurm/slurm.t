@@ -227,6 +227,8 @@ scancel "${smp_array}_$victim"
 sleep 1
 head -n -1 "$R/samples/shard-$victim.jsonl" > "$C/before-cancel.jsonl"
 diag "cancelled task $victim after $(wc -l < "$C/before-cancel.jsonl") complete lines"
+check "samples: task $victim was cancelled half way, with results written" \
+        test "$(wc -l < "$C/before-cancel.jsonl")" -ge "$((want - 1))"
 wait_job "$smp_merge"
 is "samples: the cancelled task is CANCELLED" \
         "$(scontrol -o show job "${smp_array}_$victim" | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p')" CANCELLED
