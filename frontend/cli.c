@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cluster_env.h"
 
 #define MAX_TIMEOUT_MS   (24LL * 3600 * 1000)
 #define MAX_JOBS         4096
@@ -16,7 +17,7 @@
 enum opt_id {
         OPT_FILE = 256, OPT_WORKDIR, OPT_PROBE, OPT_SUITE, OPT_PROBLEMS,
         OPT_SAMPLES, OPT_CANONICAL, OPT_JOBS, OPT_OUT, OPT_SUMMARY, OPT_K,
-        OPT_RESUME, OPT_SHARD, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_WARM,
+        OPT_RESUME, OPT_SHARD, OPT_PROGRESS, OPT_NO_PROGRESS,
         OPT_JSON, OPT_TIMEOUT, OPT_CPU, OPT_MEMORY, OPT_FSIZE, OPT_MAX_OUTPUT, OPT_TIER,
         OPT_REQUIRE_TIER, OPT_PYTHON, OPT_VENV, OPT_PACKAGE, OPT_PROVISION,
         OPT_ENV, OPT_RO_BIND, OPT_REBUILD, OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_REPEAT,
@@ -39,7 +40,6 @@ static const struct option long_options[] = {
         { "shard", required_argument, NULL, OPT_SHARD },
         { "progress", no_argument, NULL, OPT_PROGRESS },
         { "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
-        { "warm", no_argument, NULL, OPT_WARM },
         { "json", no_argument, NULL, OPT_JSON },
         { "timeout", required_argument, NULL, OPT_TIMEOUT },
         { "cpu", required_argument, NULL, OPT_CPU },
@@ -124,6 +124,13 @@ static int parse_shard(const char *s, struct cli_opts *o, struct sbx_err *err)
 {
         int i, n, used = 0;
 
+        /* auto: read from the array job's environment once all options are
+         * in (check_mode), so that an explicit I/N, before or after, wins. */
+        if (strcmp(s, "auto") == 0) {
+                if (o->shard_count <= 0)
+                        o->shard_count = -1;
+                return 0;
+        }
         if (sscanf(s, "%d/%d%n", &i, &n, &used) != 2 || s[used] || n < 1 ||
             i < 0 || i >= n)
                 return sbx_fail(err, 0, "--shard: '%s' is not I/N with 0 <= I < N", s);
@@ -176,7 +183,6 @@ static int apply_option(int id, const char *arg, struct cli_opts *o,
         case OPT_SHARD: return parse_shard(arg, o, err);
         case OPT_PROGRESS: o->progress = 1; return 0;
         case OPT_NO_PROGRESS: o->progress = 0; return 0;
-        case OPT_WARM: o->warm = true; return 0;
         case OPT_JSON: o->json = true; return 0;
         case OPT_TIMEOUT: return parse_seconds("--timeout", arg, &o->timeout_ms, err);
         case OPT_CPU:
@@ -243,6 +249,16 @@ static int parse_merge(int argc, char **argv, struct cli_opts *o, struct sbx_err
                         o->merge_out = argv[++i];
                 else if (strncmp(argv[i], "--out=", 6) == 0)
                         o->merge_out = argv[i] + 6;
+                else if (strcmp(argv[i], "--summary") == 0 && i + 1 < argc)
+                        o->summary = argv[++i];
+                else if (strncmp(argv[i], "--summary=", 10) == 0)
+                        o->summary = argv[i] + 10;
+                else if (strcmp(argv[i], "--k") == 0 && i + 1 < argc)
+                        o->k_list = argv[++i];
+                else if (strncmp(argv[i], "--k=", 4) == 0)
+                        o->k_list = argv[i] + 4;
+                else if (strcmp(argv[i], "--json") == 0)
+                        o->json = true;
                 else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
                         return o->mode = CLI_MODE_HELP, 0;
                 else
@@ -269,6 +285,9 @@ static int check_mode(struct cli_opts *o, int argc, char **argv, struct sbx_err 
         }
         if (o->mode == CLI_MODE_ARGV && !o->workdir)
                 return sbx_fail(err, 0, "-- ARGV needs --workdir DIR");
+        if (o->shard_count < 0 &&
+            cluster_shard_from_env(&o->shard_index, &o->shard_count, err) < 0)
+                return -1;
         /* --problems may come from a custom suite file: suite_cli checks it. */
         if (o->mode == CLI_MODE_SUITE && !o->samples && !o->canonical)
                 return sbx_fail(err, 0, "--suite needs --samples FILE or --canonical");

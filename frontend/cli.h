@@ -57,7 +57,6 @@ struct cli_opts {
         bool resume;
         int shard_index, shard_count;   /* count 0 = no sharding */
         int progress;                   /* -1 auto (a terminal), 0 off, 1 on */
-        bool warm;
         /* merge */
         char *const *merge_files;
         const char *merge_out;

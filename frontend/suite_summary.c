@@ -143,6 +143,21 @@ static void add_counts(cJSON *sum, cJSON *const *lines, size_t n, const struct s
         }
 }
 
+/* One row of the per-task table: how many of a task's samples passed. */
+static int add_task_row(cJSON *rows, const char *task_id, size_t n, size_t passed)
+{
+        cJSON *row = cJSON_CreateObject();
+
+        if (!row || !cJSON_AddStringToObject(row, "task_id", task_id) ||
+            !cJSON_AddNumberToObject(row, "samples", (double)n) ||
+            !cJSON_AddNumberToObject(row, "passed", (double)passed)) {
+                cJSON_Delete(row);
+                return -1;
+        }
+        cJSON_AddItemToArray(rows, row);
+        return 0;
+}
+
 static void free_tallies(struct classeval_task_tally *t, size_t n)
 {
         for (size_t i = 0; t && i < n; i++) {
@@ -160,8 +175,9 @@ cJSON *suite_summary(cJSON *const *lines, size_t n, const struct summary_opts *o
         size_t *tn = calloc(n + 1, sizeof(size_t)), *tc = calloc(n + 1, sizeof(size_t));
         struct classeval_task_tally *tallies = calloc(n + 1, sizeof(*tallies));
         cJSON *sum = cJSON_CreateObject();
+        cJSON *per_task = cJSON_CreateArray();
 
-        if (!e || !tn || !tc || !tallies || !sum)
+        if (!e || !tn || !tc || !tallies || !sum || !per_task)
                 goto oom;
         for (size_t i = 0; i < n; i++) {
                 if (!lines[i])
@@ -181,6 +197,8 @@ cJSON *suite_summary(cJSON *const *lines, size_t n, const struct summary_opts *o
                         j++;
                 }
                 tn[nt] = j - i;
+                if (add_task_row(per_task, e[i].task_id, tn[nt], tc[nt]) < 0)
+                        goto oom;
                 if (o->classeval && tally_task(&e[i], j - i, &tallies[nt]) < 0)
                         goto oom;
                 nt++;
@@ -190,6 +208,7 @@ cJSON *suite_summary(cJSON *const *lines, size_t n, const struct summary_opts *o
         add_passk(sum, tn, tc, nt, o);
         if (o->classeval)
                 add_classeval(sum, tallies, nt, o);
+        cJSON_AddItemToObject(sum, "per_task", per_task);
         for (size_t i = 0; i < done; i++)
                 free(e[i].task_id);
         free(e);
@@ -205,6 +224,7 @@ oom:
         free(tc);
         free_tallies(tallies, nt);
         cJSON_Delete(sum);
+        cJSON_Delete(per_task);
         sbx_fail(err, ENOMEM, "summary");
         return NULL;
 }
@@ -215,10 +235,28 @@ static double num(const cJSON *o, const char *k)
         return cJSON_IsNumber(v) ? v->valuedouble : 0;
 }
 
+/* Small suites (the demo, a handful of tasks) get a per-task table; a
+ * 164-task table would bury the totals, and the JSON summary has it anyway. */
+#define PER_TASK_TABLE_MAX_TASKS 30
+
+static void print_per_task(FILE *fp, const cJSON *s)
+{
+        const cJSON *rows = cJSON_GetObjectItemCaseSensitive(s, "per_task"), *row;
+
+        if (cJSON_GetArraySize(rows) == 0 || cJSON_GetArraySize(rows) > PER_TASK_TABLE_MAX_TASKS)
+                return;
+        fprintf(fp, "  %-24s %7s %7s\n", "task", "passed", "samples");
+        cJSON_ArrayForEach(row, rows)
+                fprintf(fp, "  %-24s %7.0f %7.0f\n",
+                        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "task_id")),
+                        num(row, "passed"), num(row, "samples"));
+}
+
 void suite_summary_print(FILE *fp, const cJSON *s)
 {
         const cJSON *it, *k;
 
+        print_per_task(fp, s);
         fprintf(fp, "suite %s: %.0f samples, %.0f tasks%s, tier %s\n",
                 cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(s, "suite")),
                 num(s, "samples"), num(s, "tasks"),

@@ -2,7 +2,7 @@
 HELPER_SRCS := $(wildcard helper/*.c)
 HELPER_OBJS := $(HELPER_SRCS:%.c=$(BUILD)/%.o)
 HELPER_LIB_OBJS := $(filter-out $(BUILD)/helper/main.o,$(HELPER_OBJS))
-HELPER_LIBS := $(shell $(PKG_CONFIG) --libs libseccomp libcap-ng)
+HELPER_LIBS := $(shell $(PKG_CONFIG) --libs libseccomp)
 
 # The config path is compiled in: no caller can point the helper elsewhere.
 # A stamp file holds it, so changing HELPER_CONF rebuilds config.o.
@@ -11,7 +11,7 @@ $(BUILD)/helper/conf-path.stamp: FORCE
 	@echo '$(HELPER_CONF)' | cmp -s - $@ || echo '$(HELPER_CONF)' > $@
 $(BUILD)/helper/config.o: $(BUILD)/helper/conf-path.stamp
 $(HELPER_OBJS): ALL_CFLAGS += -DSBX_HELPER_CONF_PATH='"$(HELPER_CONF)"' \
-	$(shell $(PKG_CONFIG) --cflags libseccomp libcap-ng)
+	$(shell $(PKG_CONFIG) --cflags libseccomp)
 
 $(BUILD)/sbx-helper: $(HELPER_OBJS) $(COMMON_OBJS)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(HELPER_LIBS)

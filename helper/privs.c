@@ -1,5 +1,6 @@
-/* Who the caller is, whether they may run sandboxes, and dropping to them. */
-#include <cap-ng.h>
+/* Who the caller is, whether they may run sandboxes, and dropping to them.
+ * Capabilities are handled with capget/capset and prctl directly: no
+ * library to load and initialise in every run for a few syscalls. */
 #include <errno.h>
 #include <grp.h>
 #include <pwd.h>
@@ -13,20 +14,30 @@
 
 #include "helper.h"
 
+/* Any bit in the effective, permitted or inheritable set. */
+static uint32_t caps_present(void)
+{
+        struct __user_cap_header_struct head = { _LINUX_CAPABILITY_VERSION_3, 0 };
+        struct __user_cap_data_struct data[2];
+
+        if (syscall(SYS_capget, &head, data) < 0)
+                die_errno("capget");
+        return data[0].effective | data[0].permitted | data[0].inheritable |
+               data[1].effective | data[1].permitted | data[1].inheritable;
+}
+
 int privs_check_installed(char *err, size_t errlen)
 {
         if (geteuid() == 0)
                 return 0;
         /* File capabilities would run us without the uid checks setuid gives. */
-        capng_get_caps_process();
-        if (capng_have_permitted_capabilities() != CAPNG_NONE)
+        if (caps_present())
                 snprintf(err, errlen, "installed with file capabilities, not setuid root: "
                          "install with mode 4755 owned by root");
         else
                 snprintf(err, errlen, "not installed setuid root");
         return -1;
 }
-
 static void free_gidsp(gid_t **p)
 {
         free(*p);
@@ -77,39 +88,38 @@ int privs_identify_caller(const struct config *cfg, struct caller *who, char *er
         return 0;
 }
 
-/* Checked with capget rather than libcap-ng's reread of /proc/self/status:
- * cheaper, and a drop that did not happen must never run anything. */
-static void check_no_caps(const char *when)
+/* The bounding set, one capability at a time until the kernel knows no
+ * more (EINVAL), and the ambient set. Needs CAP_SETPCAP in this namespace. */
+static void clear_bounding_and_ambient(void)
 {
-        struct __user_cap_header_struct head = { _LINUX_CAPABILITY_VERSION_3, 0 };
-        struct __user_cap_data_struct data[2];
+        int cap = 0;
 
-        if (syscall(SYS_capget, &head, data) < 0)
-                die_errno("capget");
-        if (data[0].effective | data[0].permitted | data[0].inheritable |
-            data[1].effective | data[1].permitted | data[1].inheritable)
-                die("capabilities still present %s", when);
+        while (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) == 0)
+                cap++;
+        if (errno != EINVAL || cap == 0 || prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0)
+                die_errno("cannot clear the bounding and ambient capability sets");
 }
 
-/* Every capability set emptied, bounding and ambient included, in the
- * current user namespace. Needs CAP_SETPCAP there for the bounding set. */
+/* Every capability set emptied in the current user namespace. */
 void privs_clear_caps(void)
 {
-        capng_clear(CAPNG_SELECT_ALL);
-        if (capng_apply(CAPNG_SELECT_ALL) < 0)
-                die("cannot drop capabilities");
-        check_no_caps("after dropping them");
+        struct __user_cap_header_struct head = { _LINUX_CAPABILITY_VERSION_3, 0 };
+        struct __user_cap_data_struct none[2] = { { 0 } };
+
+        clear_bounding_and_ambient();
+        if (syscall(SYS_capset, &head, none) < 0)
+                die_errno("cannot drop capabilities");
+        if (caps_present())     /* checked: a failed drop must never run anything */
+                die("capabilities still present after dropping them");
 }
 
-/* Caller's uid and primary gid, no supplementary groups, no capabilities.
- * Checked afterwards: a partial drop must never run anything. */
+/* Caller's uid and primary gid, no supplementary groups, no capabilities
+ * (setresuid away from 0 empties the other sets). Checked afterwards. */
 void privs_drop_to(const struct caller *who)
 {
         uid_t r, e, s;
 
-        capng_clear(CAPNG_SELECT_ALL);
-        if (capng_apply(CAPNG_SELECT_BOUNDS) < 0 || prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0)
-                die_errno("cannot clear the bounding and ambient capability sets");
+        clear_bounding_and_ambient();
         if (setgroups(0, NULL) < 0)
                 die_errno("setgroups");
         if (setresgid(who->gid, who->gid, who->gid) < 0)
@@ -118,5 +128,6 @@ void privs_drop_to(const struct caller *who)
                 die_errno("setresuid");
         if (getresuid(&r, &e, &s) < 0 || r != who->uid || e != who->uid || s != who->uid)
                 die("uid did not change to %u", (unsigned)who->uid);
-        check_no_caps("after changing uid");
+        if (caps_present())
+                die("capabilities still present after changing uid");
 }

@@ -18,14 +18,6 @@ const struct limit_desc limit_descs[LIM_COUNT] = {
         [LIM_TMPFS] = { "tmpfs-size", "tmpfs_size", UNIT_BYTES, false },
 };
 
-/* Options other than the limits; each takes a value unless noted. */
-enum opt_kind { OPT_WORKDIR, OPT_PRIVATE_WORKDIR, OPT_RO_BIND, OPT_ENV, OPT_STATUS_FD,
-                OPT_PROBE, OPT_VERSION, OPT_LIMIT };
-static const char *const option_names[OPT_LIMIT] = {
-        "--workdir", "--private-workdir", "--ro-bind", "--env", "--status-fd",
-        "--probe", "--version",
-};
-
 __attribute__((format(printf, 3, 4)))
 static int fail(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -101,67 +93,66 @@ static bool env_pair_is_valid(const char *pair)
                strspn(pair, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") == name_len;
 }
 
-static int apply_option(struct request *rq, enum opt_kind kind, int limit, const char *arg,
-                        char *err, size_t errlen)
+/* A limit's index for its option word, or -1. */
+static int limit_option(const char *word)
 {
+        for (int i = 0; i < LIM_COUNT; i++) {
+                if (strncmp(word, "--", 2) == 0 && strcmp(word + 2, limit_descs[i].option) == 0)
+                        return i;
+        }
+        return -1;
+}
+
+static bool is(const char *word, const char *option)
+{
+        return strcmp(word, option) == 0;
+}
+
+static int check_path(const char *what, const char *path, char *err, size_t errlen)
+{
+        if (path_is_clean(path) && strcmp(path, "/") != 0)
+                return 0;
+        return fail(err, errlen, "%s \"%s\" must be an absolute path without . or .. components", what, path);
+}
+
+/* Every option but --probe and --version takes the next word as its value. */
+static int apply_option(struct request *rq, const char *opt, const char *arg, char *err, size_t errlen)
+{
+        int limit = limit_option(opt);
         uint64_t fd;
 
-        switch (kind) {
-        case OPT_WORKDIR:
-        case OPT_PRIVATE_WORKDIR:
+        if (limit >= 0) {
+                if (parse_limit_value(limit_descs[limit].unit, limit_descs[limit].none_allowed,
+                                      arg, &rq->limit[limit]) < 0)
+                        return fail(err, errlen, "--%s: bad value \"%s\"", limit_descs[limit].option, arg);
+                rq->limit_given[limit] = true;
+        } else if (is(opt, "--workdir") || is(opt, "--private-workdir")) {
                 if (rq->workdir)
                         return fail(err, errlen, "--workdir or --private-workdir given twice");
-                if (!path_is_clean(arg) || strcmp(arg, "/") == 0)
-                        return fail(err, errlen, "workdir \"%s\" must be an absolute path "
-                                    "without . or .. components", arg);
+                if (check_path("workdir", arg, err, errlen) < 0)
+                        return -1;
                 rq->workdir = arg;
-                rq->private_workdir = kind == OPT_PRIVATE_WORKDIR;
-                return 0;
-        case OPT_RO_BIND:
-                if (!path_is_clean(arg) || strcmp(arg, "/") == 0)
-                        return fail(err, errlen, "--ro-bind \"%s\" must be an absolute path "
-                                    "without . or .. components", arg);
+                rq->private_workdir = is(opt, "--private-workdir");
+        } else if (is(opt, "--ro-bind")) {
+                if (check_path("--ro-bind", arg, err, errlen) < 0)
+                        return -1;
                 if (rq->n_ro_binds == SBX_MAX_RO_BINDS)
                         return fail(err, errlen, "too many --ro-bind options");
                 rq->ro_binds[rq->n_ro_binds++] = arg;
-                return 0;
-        case OPT_ENV:
+        } else if (is(opt, "--env")) {
                 if (!env_pair_is_valid(arg))
                         return fail(err, errlen, "--env \"%s\" is not NAME=VALUE", arg);
                 if (rq->n_env == SBX_MAX_ENV)
                         return fail(err, errlen, "too many --env options");
                 rq->env[rq->n_env++] = arg;
-                return 0;
-        case OPT_STATUS_FD:
+        } else if (is(opt, "--status-fd")) {
                 if (parse_count_or_size(arg, false, &fd) < 0 || fd < 3 || fd > INT_MAX)
                         return fail(err, errlen, "--status-fd \"%s\" must be a number >= 3", arg);
                 rq->status_fd = (int)fd;
-                return 0;
-        case OPT_PROBE:
-        case OPT_VERSION:
-                rq->mode = kind == OPT_PROBE ? MODE_PROBE : MODE_VERSION;
-                return 0;
-        case OPT_LIMIT:
-                if (parse_limit_value(limit_descs[limit].unit, limit_descs[limit].none_allowed,
-                                      arg, &rq->limit[limit]) < 0)
-                        return fail(err, errlen, "--%s: bad value \"%s\"", limit_descs[limit].option, arg);
-                rq->limit_given[limit] = true;
-                return 0;
+        } else {
+                return fail(err, errlen, "unknown option \"%s\"", opt);
         }
-        return -1;
-}
-
-static int lookup_option(const char *word, enum opt_kind *kind, int *limit)
-{
-        for (int i = 0; i < OPT_LIMIT; i++) {
-                if (strcmp(word, option_names[i]) == 0)
-                        return *kind = (enum opt_kind)i, 0;
-        }
-        for (int i = 0; i < LIM_COUNT; i++) {
-                if (strncmp(word, "--", 2) == 0 && strcmp(word + 2, limit_descs[i].option) == 0)
-                        return *kind = OPT_LIMIT, *limit = i, 0;
-        }
-        return -1;
+        return 0;
 }
 
 int request_parse(struct request *rq, int argc, char *const argv[], char *err, size_t errlen)
@@ -170,20 +161,13 @@ int request_parse(struct request *rq, int argc, char *const argv[], char *err, s
 
         memset(rq, 0, sizeof(*rq));
         rq->status_fd = -1;
-        for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
-                enum opt_kind kind;
-                int limit = 0;
-                const char *arg = NULL;
-
-                if (lookup_option(argv[i], &kind, &limit) < 0)
-                        return fail(err, errlen, "unknown option \"%s\"", argv[i]);
-                if (kind != OPT_PROBE && kind != OPT_VERSION) {
-                        if (i + 1 >= argc)
-                                return fail(err, errlen, "%s needs a value", argv[i]);
-                        arg = argv[++i];
-                }
-                if (apply_option(rq, kind, limit, arg, err, errlen) < 0)
+        for (i = 1; i < argc && !is(argv[i], "--"); i++) {
+                if (is(argv[i], "--probe") || is(argv[i], "--version"))
+                        rq->mode = is(argv[i], "--probe") ? MODE_PROBE : MODE_VERSION;
+                else if (apply_option(rq, argv[i], i + 1 < argc ? argv[i + 1] : NULL, err, errlen) < 0)
                         return -1;
+                else
+                        i++;
         }
         if (rq->mode != MODE_RUN)
                 return 0;

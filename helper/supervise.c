@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -36,7 +37,6 @@ struct run {
         scmp_filter_ctx seccomp;
         int report[2];          /* init, candidate -> supervisor */
         int host_proc;          /* the host's /proc, for the rlimit fallback */
-        bool try_userns;
 };
 
 struct outcome {
@@ -81,14 +81,15 @@ static void build_env(const struct request *rq, char **envp, char *home_var)
 
 /* RLIMIT_NPROC counts per user namespace (Linux >= 5.14): in a namespace of
  * its own the cap holds for this run alone. Init writes the id maps. Else
- * the cap is per uid, on top of what the caller already runs. */
-static void cap_process_count(const struct run *run, int to_init, int from_init)
+ * (the kernel refuses: a host that turned them off) the cap is per uid, on
+ * top of what the caller already runs. */
+static void cap_process_count(const struct run *run, int init_sock)
 {
         rlim_t nproc = run->rq->limit[LIM_NPROC];
-        bool userns = run->try_userns && unshare(CLONE_NEWUSER) == 0;
+        bool userns = unshare(CLONE_NEWUSER) == 0;
         char go;
 
-        if (write(to_init, userns ? "u" : "r", 1) != 1 || read(from_init, &go, 1) != 1)
+        if (write(init_sock, userns ? "u" : "r", 1) != 1 || read(init_sock, &go, 1) != 1)
                 die("init did not answer");
         if (userns)
                 privs_clear_caps();
@@ -98,7 +99,7 @@ static void cap_process_count(const struct run *run, int to_init, int from_init)
                 die_errno("setrlimit nproc");
 }
 
-__attribute__((noreturn)) static void candidate_main(const struct run *run, int to_init, int from_init)
+__attribute__((noreturn)) static void candidate_main(const struct run *run, int init_sock)
 {
         const char *start = run->rq->workdir ? run->rq->workdir : run->who->home;
         char *envp[SBX_MAX_ENV + 4], home_var[4200];
@@ -116,7 +117,7 @@ __attribute__((noreturn)) static void candidate_main(const struct run *run, int 
                 die_errno("sigprocmask");
         limits_apply_rlimits(run->rq);
         privs_drop_to(run->who);
-        cap_process_count(run, to_init, from_init);
+        cap_process_count(run, init_sock);
         if (chdir(start) < 0 && (run->rq->workdir || chdir(start = "/") < 0))
                 die_errno("chdir %s", start);
         umask(022);
@@ -148,11 +149,11 @@ static void write_proc_file(pid_t pid, const char *file, const char *text)
 }
 
 /* The candidate's user namespace maps only the caller's uid and gid. */
-static const char *init_map_candidate(const struct run *run, pid_t cpid, int from_cand, int to_cand)
+static const char *init_map_candidate(const struct run *run, pid_t cpid, int cand_sock)
 {
         char kind, map[64];
 
-        if (read(from_cand, &kind, 1) != 1)
+        if (read(cand_sock, &kind, 1) != 1)
                 return "none";          /* it died; its message is on the report pipe */
         if (kind == 'u') {
                 write_proc_file(cpid, "setgroups", "deny");
@@ -161,7 +162,7 @@ static const char *init_map_candidate(const struct run *run, pid_t cpid, int fro
                 snprintf(map, sizeof(map), "%u %u 1", (unsigned)run->who->gid, (unsigned)run->who->gid);
                 write_proc_file(cpid, "gid_map", map);
         }
-        if (write(to_cand, "g", 1) != 1)
+        if (write(cand_sock, "g", 1) != 1)
                 die_errno("signal the candidate");
         return kind == 'u' ? "userns" : "rlimit";
 }
@@ -197,7 +198,7 @@ static int init_reap(pid_t cpid)
 
 __attribute__((noreturn)) static void init_main(struct run *run)
 {
-        int to_init[2], to_cand[2];
+        int sock[2];            /* init <-> candidate, for the user namespace maps */
         struct sources src;
         pid_t cpid;
 
@@ -211,19 +212,17 @@ __attribute__((noreturn)) static void init_main(struct run *run)
         net_bring_up_loopback();
         mounts_open_sources(run->rq, run->cfg, run->who, &src);
         mounts_build_root(run->rq, run->who, &src);
-        if (pipe2(to_init, O_CLOEXEC) < 0 || pipe2(to_cand, O_CLOEXEC) < 0)
-                die_errno("pipe");
+        if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sock) < 0)
+                die_errno("socketpair");
         cpid = fork();
         if (cpid < 0)
                 die_errno("fork");
         if (cpid == 0) {
-                close(to_init[0]);
-                close(to_cand[1]);
-                candidate_main(run, to_init[1], to_cand[0]);
+                close(sock[0]);
+                candidate_main(run, sock[1]);
         }
-        close(to_init[1]);
-        close(to_cand[0]);
-        send_record(run, "M%s", init_map_candidate(run, cpid, to_init[0], to_cand[1]));
+        close(sock[1]);
+        send_record(run, "M%s", init_map_candidate(run, cpid, sock[0]));
         close(run->host_proc);
         privs_drop_to(run->who);
         exit_if_orphaned(run);
@@ -349,7 +348,6 @@ void supervise_run(const struct request *rq, const struct config *cfg, const str
         run.host_proc = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (run.host_proc < 0)
                 die_errno("open /proc");
-        run.try_userns = !limits_userns_disabled();
         /* A caller's SIG_IGN for SIGCHLD would reap init before we wait for it. */
         if (signal(SIGCHLD, SIG_DFL) == SIG_ERR)
                 die_errno("reset SIGCHLD");
