@@ -2,6 +2,8 @@
  * same interpreter, binds and limits the runs will use, strongest first. */
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <sched.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +47,21 @@ static long read_sysctl(const char *path)
         return v;
 }
 
+/* The seccomp and LSM refusals no sysctl shows: try, in a child. */
+static bool userns_can_create(void)
+{
+        int status;
+        pid_t pid = fork();
+
+        if (pid < 0)
+                return true;            /* unknown: say nothing rather than guess */
+        if (pid == 0)
+                _exit(unshare(CLONE_NEWUSER) == 0 ? 0 : 1);
+        if (waitpid(pid, &status, 0) < 0)
+                return true;
+        return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
 /* Why unprivileged user namespaces fail here, or NULL. */
 static const char *userns_blocker(void)
 {
@@ -58,6 +75,10 @@ static const char *userns_blocker(void)
                 return "AppArmor restricts unprivileged user namespaces (sysctl "
                        "kernel.apparmor_restrict_unprivileged_userns=0, or an "
                        "AppArmor profile for bwrap)";
+        if (!userns_can_create())
+                return "user namespaces cannot be created here although no sysctl "
+                       "forbids them (a seccomp profile, e.g. a container's, or an LSM "
+                       "refuses them); the helper tier does not need them";
         return NULL;
 }
 
@@ -104,8 +125,8 @@ int probe_tier(struct sandbox *sb, enum tier t)
                 auto_free char *summary = run_result_summary(&res);
                 const char *ns = (t == TIER_BWRAP || t == TIER_UNSHARE ||
                                   t == TIER_UNSHARE_ROOT) ? userns_blocker() : NULL;
-                set_why(sb, t, "%s%s%s", summary ? summary : "failed",
-                        ns ? "; " : "", ns ? ns : "");
+                set_why(sb, t, "%s%s%s", ns ? ns : "", ns ? "; " : "",
+                        summary ? summary : "failed");
         }
         run_result_free(&res);
         return sb->tier_ok[t];
