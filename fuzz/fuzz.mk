@@ -92,15 +92,19 @@ fuzz-list:
 # source tree; fuzz/corpus/<target> is read as seeds. A crash leaves its
 # input in $(FUZZ_DIR)/artifacts/<target>/: once fixed, copy it into
 # fuzz/corpus/<target>/ so make check replays it from then on.
-fuzz: fuzz-build
-	@set -e; for t in $(FUZZ_TARGETS); do \
-		mkdir -p $(FUZZ_DIR)/work/$$t $(FUZZ_DIR)/artifacts/$$t; \
-		echo "fuzz: $$t for $(FUZZ_SECONDS) s"; \
-		$(FUZZ_DIR)/bin/$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
-			-rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
-			-artifact_prefix=$(FUZZ_DIR)/artifacts/$$t/ \
-			$(FUZZ_DIR)/work/$$t fuzz/corpus/$$t; \
-	done; echo "fuzz: $(FUZZ_TARGETS): no crash in $(FUZZ_SECONDS) s each"
+# One make target per fuzz target, so `make -j2 fuzz` runs two at a time.
+fuzz: $(FUZZ_TARGETS:%=fuzz-run-%)
+	@echo "fuzz: $(FUZZ_TARGETS): no crash in $(FUZZ_SECONDS) s each"
+
+fuzz-run-%: $(FUZZ_DIR)/bin/% | fuzz-toolchain
+	@mkdir -p $(FUZZ_DIR)/work/$* $(FUZZ_DIR)/artifacts/$*
+	@echo "fuzz: $* for $(FUZZ_SECONDS) s"
+	@$(FUZZ_DIR)/bin/$* -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+		-rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
+		-artifact_prefix=$(FUZZ_DIR)/artifacts/$*/ \
+		$(FUZZ_DIR)/work/$* fuzz/corpus/$* > $(FUZZ_DIR)/$*.log 2>&1 || \
+		{ tail -40 $(FUZZ_DIR)/$*.log; echo "fuzz: $* found a crash: $(FUZZ_DIR)/artifacts/$*/" >&2; exit 1; }
+	@grep -E '^stat::number_of_executed_units' $(FUZZ_DIR)/$*.log | sed 's/^/fuzz: $*: /'
 
 # ---- regression replay, with the normal compiler (make check) ----
 FUZZ_REPLAY_DIR := $(BUILD)/fuzz/replay

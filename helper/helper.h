@@ -76,7 +76,6 @@ struct caller {
         uid_t uid;
         gid_t gid;
         pid_t parent;           /* the frontend: its death ends the sandbox */
-        bool allowed;
         char name[64], home[256];
 };
 int privs_check_installed(char *err, size_t errlen);
@@ -84,19 +83,12 @@ int privs_identify_caller(const struct config *cfg, struct caller *who, char *er
 void privs_drop_to(const struct caller *who);
 void privs_clear_caps(void);
 
-/* mounts.c: the sandbox's root, loopback */
-struct sources {
-        int workdir_fd;                 /* -1 for a private workdir or none */
-        int ro_fds[SBX_MAX_RO_BINDS];
-        bool ro_is_dir[SBX_MAX_RO_BINDS];
-};
-void mounts_open_sources(const struct request *rq, const struct config *cfg,
-                         const struct caller *who, struct sources *src);
-void mounts_build_root(const struct request *rq, const struct caller *who, struct sources *src);
+/* mounts.c: the sandbox's root (the caller's paths opened and checked
+ * first, inside the new mount namespace), loopback */
+void mounts_build_root(const struct request *rq, const struct config *cfg, const struct caller *who);
 void net_bring_up_loopback(void);
 
 /* limits.c: rlimits and the process count fallback */
-bool limits_userns_disabled(void);
 void limits_apply_rlimits(const struct request *rq);
 int limits_count_processes(int host_proc_fd, uid_t uid);
 

@@ -3,8 +3,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 
@@ -13,28 +11,6 @@
 /* Our own processes of the caller's uid (supervisor, init) that count
  * against a per-uid RLIMIT_NPROC on top of what the caller already runs. */
 #define NPROC_HELPER_SLACK 4
-
-static bool sysctl_is_zero(const char *path)
-{
-        char buf[32];
-        auto_fd fd = open(path, O_RDONLY | O_CLOEXEC);
-        ssize_t n;
-
-        if (fd < 0)
-                return false;
-        n = read(fd, buf, sizeof(buf) - 1);
-        if (n <= 0)
-                return false;
-        buf[n] = '\0';
-        return strtol(buf, NULL, 10) == 0;
-}
-
-/* Cheap check for hosts that switched unprivileged user namespaces off. */
-bool limits_userns_disabled(void)
-{
-        return sysctl_is_zero("/proc/sys/user/max_user_namespaces") ||
-               sysctl_is_zero("/proc/sys/kernel/unprivileged_userns_clone");
-}
 
 /* Hosts (containers) may withhold CAP_SYS_RESOURCE even from root: then a
  * limit above the inherited hard limit is clamped to it, never raised. */

@@ -23,12 +23,11 @@
 #define DEV_TMPFS_SIZE "64k"
 #define RO_ATTRS (MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV)
 
-static const char *const system_dirs[] = { "usr", "bin", "sbin", "lib", "lib32",
-                                           "lib64", "libx32", "etc" };
-/* Nothing the caller names may land on or under these. */
-static const char *const reserved_paths[] = { "/usr", "/bin", "/sbin", "/lib", "/lib32",
-                                              "/lib64", "/libx32", "/etc", "/proc", "/dev",
-                                              "/sys" };
+/* Bound read-only from the host. Nothing the caller names may land on or
+ * under these, nor bind anything from or to the kernel's directories. */
+static const char *const system_dirs[] = { "usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32",
+                                           "etc", NULL };
+static const char *const kernel_dirs[] = { "proc", "dev", "sys", NULL };
 
 static const struct {
         const char *name;
@@ -37,13 +36,19 @@ static const struct {
         { "null", 1, 3 }, { "zero", 1, 5 }, { "full", 1, 7 }, { "random", 1, 8 }, { "urandom", 1, 9 },
 };
 
-static bool path_is_reserved(const char *path)
+/* path (absolute, clean) is /DIR or lies below it for one of dirs. */
+static bool path_in(const char *path, const char *const *dirs)
 {
-        for (size_t i = 0; i < sizeof(reserved_paths) / sizeof(reserved_paths[0]); i++) {
-                if (path_is_under(path, reserved_paths[i]))
+        for (; *dirs; dirs++) {
+                if (path_is_under(path + 1, *dirs))
                         return true;
         }
         return false;
+}
+
+static bool path_is_reserved(const char *path)
+{
+        return path_in(path, system_dirs) || path_in(path, kernel_dirs);
 }
 
 /* Resolved as the caller (fsuid/fsgid) so the helper opens nothing the
@@ -78,7 +83,13 @@ static bool under_any_prefix(const char *path, const struct config *cfg)
 
 /* Opens what the request binds, checked on the fds, inside the new mount
  * namespace (a bind source must be a mount of the namespace it is bound in). */
-void mounts_open_sources(const struct request *rq, const struct config *cfg,
+struct sources {
+        int workdir_fd;                 /* -1 for a private workdir or none */
+        int ro_fds[SBX_MAX_RO_BINDS];
+        bool ro_is_dir[SBX_MAX_RO_BINDS];
+};
+
+static void open_sources(const struct request *rq, const struct config *cfg,
                          const struct caller *who, struct sources *src)
 {
         struct stat st;
@@ -96,7 +107,7 @@ void mounts_open_sources(const struct request *rq, const struct config *cfg,
         for (size_t i = 0; i < rq->n_ro_binds; i++) {
                 const char *path = rq->ro_binds[i];
 
-                if (path_is_under(path, "/proc") || path_is_under(path, "/dev") || path_is_under(path, "/sys"))
+                if (path_in(path, kernel_dirs))
                         die("--ro-bind %s: /proc, /dev and /sys may not be bound", path);
                 src->ro_fds[i] = open_as_caller(path, 0, who);
                 if (src->ro_fds[i] < 0 || fstat(src->ro_fds[i], &st) < 0)
@@ -205,17 +216,17 @@ static void add_system_dirs(int rootfd)
         char target[256], path[32];
         struct stat st;
 
-        for (size_t i = 0; i < sizeof(system_dirs) / sizeof(system_dirs[0]); i++) {
+        for (const char *const *dir = system_dirs; *dir; dir++) {
                 ssize_t n;
 
-                snprintf(path, sizeof(path), "/%s", system_dirs[i]);
+                snprintf(path, sizeof(path), "/%s", *dir);
                 if (lstat(path, &st) < 0)
                         continue;
                 if (S_ISLNK(st.st_mode)) {
                         if ((n = readlink(path, target, sizeof(target) - 1)) < 0)
                                 die_errno("readlink %s", path);
                         target[n] = '\0';
-                        if (symlinkat(target, rootfd, system_dirs[i]) < 0)
+                        if (symlinkat(target, rootfd, *dir) < 0)
                                 die_errno("symlink %s in the sandbox", path);
                 } else if (S_ISDIR(st.st_mode)) {
                         auto_fd src = open(path, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -268,13 +279,15 @@ static void add_user_paths(int rootfd, const struct request *rq, const struct ca
                 bind_tree(src->ro_fds[i], rootfd, rq->ro_binds[i], src->ro_is_dir[i], RO_ATTRS);
 }
 
-void mounts_build_root(const struct request *rq, const struct caller *who, struct sources *src)
+void mounts_build_root(const struct request *rq, const struct config *cfg, const struct caller *who)
 {
         const char *opts[] = { "size", ROOT_TMPFS_SIZE, "mode", "0755", NULL };
         struct mount_attr ro = { .attr_set = RO_ATTRS };
         auto_fd root = -1, proc = -1;
+        struct sources src;
         char size[32];
 
+        open_sources(rq, cfg, who, &src);
         snprintf(size, sizeof(size), "%llu", (unsigned long long)rq->limit[LIM_TMPFS]);
         /* Nothing we mount may propagate back to the host. */
         if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
@@ -286,7 +299,7 @@ void mounts_build_root(const struct request *rq, const struct caller *who, struc
         proc = new_fs("proc", NULL, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
         attach(proc, root, "/proc", true);
         add_dev(root, size);
-        add_user_paths(root, rq, who, src, size);
+        add_user_paths(root, rq, who, &src, size);
         if (mount_setattr(root, "", AT_EMPTY_PATH, &ro, sizeof(ro)) < 0)
                 die_errno("make the new root read-only");
         if (fchdir(root) < 0 || syscall(SYS_pivot_root, ".", ".") < 0)
@@ -294,9 +307,9 @@ void mounts_build_root(const struct request *rq, const struct caller *who, struc
         if (umount2(".", MNT_DETACH) < 0 || chdir("/") < 0)
                 die_errno("detach the old root");
         for (size_t i = 0; i < rq->n_ro_binds; i++)
-                close(src->ro_fds[i]);
-        if (src->workdir_fd >= 0)
-                close(src->workdir_fd);
+                close(src.ro_fds[i]);
+        if (src.workdir_fd >= 0)
+                close(src.workdir_fd);
 }
 
 void net_bring_up_loopback(void)

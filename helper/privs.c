@@ -3,6 +3,7 @@
  * library to load and initialise in every run for a few syscalls. */
 #include <errno.h>
 #include <grp.h>
+#include <limits.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,29 +39,19 @@ int privs_check_installed(char *err, size_t errlen)
                 snprintf(err, errlen, "not installed setuid root");
         return -1;
 }
-static void free_gidsp(gid_t **p)
-{
-        free(*p);
-}
+/* Static: NGROUPS_MAX gids are 256 KiB, of which only what getgroups fills
+ * is ever touched. */
+static gid_t groups[NGROUPS_MAX];
 
 static bool caller_in_group(gid_t primary, gid_t wanted)
 {
-        __attribute__((cleanup(free_gidsp))) gid_t *groups = NULL;
-        int n = getgroups(0, NULL);
+        int n = getgroups(NGROUPS_MAX, groups);
 
-        if (primary == wanted)
-                return true;
-        if (n <= 0)
-                return false;
-        groups = calloc((size_t)n, sizeof(*groups));
-        if (!groups)
-                die("out of memory");
-        n = getgroups(n, groups);
         for (int i = 0; i < n; i++) {
                 if (groups[i] == wanted)
                         return true;
         }
-        return false;
+        return primary == wanted;
 }
 
 int privs_identify_caller(const struct config *cfg, struct caller *who, char *err, size_t errlen)
@@ -81,8 +72,7 @@ int privs_identify_caller(const struct config *cfg, struct caller *who, char *er
         gr = getgrnam(cfg->group);
         if (!gr)
                 return snprintf(err, errlen, "group \"%s\" of %s does not exist", cfg->group, cfg->path), -1;
-        who->allowed = caller_in_group(who->gid, gr->gr_gid);
-        if (!who->allowed)
+        if (!caller_in_group(who->gid, gr->gr_gid))
                 return snprintf(err, errlen, "user %s is not in group \"%s\" and may not use the helper",
                                 who->name, cfg->group), -1;
         return 0;

@@ -115,12 +115,18 @@ static int check_path(const char *what, const char *path, char *err, size_t errl
         return fail(err, errlen, "%s \"%s\" must be an absolute path without . or .. components", what, path);
 }
 
-/* Every option but --probe and --version takes the next word as its value. */
+/* Every option but --probe and --version takes the next word, arg, as its
+ * value; arg is NULL when there is none. */
 static int apply_option(struct request *rq, const char *opt, const char *arg, char *err, size_t errlen)
 {
         int limit = limit_option(opt);
         uint64_t fd;
 
+        if (limit < 0 && !is(opt, "--workdir") && !is(opt, "--private-workdir") && !is(opt, "--ro-bind") &&
+            !is(opt, "--env") && !is(opt, "--status-fd"))
+                return fail(err, errlen, "unknown option \"%s\"", opt);
+        if (!arg)
+                return fail(err, errlen, "%s needs a value", opt);
         if (limit >= 0) {
                 if (parse_limit_value(limit_descs[limit].unit, limit_descs[limit].none_allowed,
                                       arg, &rq->limit[limit]) < 0)
@@ -149,8 +155,6 @@ static int apply_option(struct request *rq, const char *opt, const char *arg, ch
                 if (parse_count_or_size(arg, false, &fd) < 0 || fd < 3 || fd > INT_MAX)
                         return fail(err, errlen, "--status-fd \"%s\" must be a number >= 3", arg);
                 rq->status_fd = (int)fd;
-        } else {
-                return fail(err, errlen, "unknown option \"%s\"", opt);
         }
         return 0;
 }

@@ -199,7 +199,6 @@ static int init_reap(pid_t cpid)
 __attribute__((noreturn)) static void init_main(struct run *run)
 {
         int sock[2];            /* init <-> candidate, for the user namespace maps */
-        struct sources src;
         pid_t cpid;
 
         die_report_to(run->report[1], false);
@@ -210,8 +209,7 @@ __attribute__((noreturn)) static void init_main(struct run *run)
         if (sethostname("sbx", 3) < 0)
                 die_errno("sethostname");
         net_bring_up_loopback();
-        mounts_open_sources(run->rq, run->cfg, run->who, &src);
-        mounts_build_root(run->rq, run->who, &src);
+        mounts_build_root(run->rq, run->cfg, run->who);
         if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sock) < 0)
                 die_errno("socketpair");
         cpid = fork();
@@ -374,5 +372,5 @@ void supervise_run(const struct request *rq, const struct config *cfg, const str
         read_reports(run.report[0], &out);
         classify(rq, timed_out, &out);
         write_status(rq, who, &out);
-        exit(out.helper_exit);
+        _exit(out.helper_exit);         /* nothing is buffered; skip the libraries' exit handlers */
 }

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared TAP helpers for the integration tests (sourced by tests/*/*.t).
 #
 # tests/run-integration.sh prepares, as root, a fresh root-owned,

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Prepares (as root) the environment tests/lib/lib.sh describes: the test
 # users, and a fresh root-owned temp root with a setuid helper built to read
 # its config from inside that root. Sourced by tests/run-integration.sh and

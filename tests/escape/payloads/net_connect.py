@@ -13,8 +13,11 @@ for name, family, addr in targets:
     s.settimeout(2)
     try:
         s.connect(addr)
-        s.sendall(b'ESCAPED\n')
         print(name + ': CONNECTED')
+        try:
+            s.sendall(b'ESCAPED\n')
+        except OSError:
+            pass    # the listener may already have closed its end
     except OSError as e:
         print('%s: refused (%s)' % (name, e.__class__.__name__))
     finally:
