@@ -35,7 +35,7 @@ const char driver_source[] =
         "        dup2(null, 1)\n"
         "        dup2(null, 2)\n"
         "        write(out, ('\\n@@SBX-END %s %s %s@@\\n' % (nonce, kind, dumps(payload))).encode())\n"
-        "        exit_now(0)\n"
+        "        exit_now(1 if kind == 'exc' else 0)\n"
         "    mode, path = argv[1], argv[2]\n"
         "    sys.path.insert(0, os.path.dirname(os.path.abspath(path)))\n"
         "    sys.argv = [path]\n"
