@@ -145,21 +145,21 @@ static int open_trusted(const char *path, char *err, size_t errlen)
         }
         if (!S_ISREG(st.st_mode))
                 return snprintf(err, errlen, "%s: not a regular file", path), -1;
-        int keep = fd;
-        fd = -1;
-        return keep;
+        return take_fd(&fd);
 }
 
 int config_load(struct config *cfg, char *err, size_t errlen)
 {
-        /* Static: a 64 KiB stack frame is touched page by page by the stack
-         * clash probes, and each page is a fault here and again after clone. */
-        static char text[CONF_MAX_BYTES + 1];
+        /* On the heap: a 64 KiB stack frame is touched page by page by the
+         * stack clash probes; malloc'd pages are touched only as read. */
+        auto_free char *text = malloc(CONF_MAX_BYTES + 1);
         size_t len = 0;
         ssize_t n = 0;
         auto_fd fd = -1;
 
         config_set_builtin(cfg);
+        if (!text)
+                return snprintf(err, errlen, "%s: out of memory", cfg->path), -1;
         fd = open_trusted(cfg->path, err, errlen);
         if (fd < 0)
                 return -1;

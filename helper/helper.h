@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <stdint.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -28,6 +29,10 @@ bool path_is_clean(const char *path);
 bool path_is_under(const char *path, const char *prefix);
 static inline void close_fdp(int *fd) { if (*fd >= 0) close(*fd); }
 #define auto_fd __attribute__((cleanup(close_fdp))) int
+static inline void free_p(void *p) { free(*(void **)p); }
+#define auto_free __attribute__((cleanup(free_p)))
+/* Hands an auto_fd's fd to the caller: the cleanup then closes nothing. */
+static inline int take_fd(int *fd) { int keep = *fd; *fd = -1; return keep; }
 
 /* request.c: argv -> struct request (pure) */
 enum limit_id { LIM_TIMEOUT, LIM_CPU, LIM_MEMORY, LIM_NPROC, LIM_FSIZE, LIM_NOFILE, LIM_TMPFS, LIM_COUNT };

@@ -81,14 +81,14 @@ static bool under_any_prefix(const char *path, const struct config *cfg)
         return false;
 }
 
-/* Opens what the request binds, checked on the fds, inside the new mount
- * namespace (a bind source must be a mount of the namespace it is bound in). */
 struct sources {
         int workdir_fd;                 /* -1 for a private workdir or none */
         int ro_fds[SBX_MAX_RO_BINDS];
         bool ro_is_dir[SBX_MAX_RO_BINDS];
 };
 
+/* Opens what the request binds, checked on the fds, inside the new mount
+ * namespace (a bind source must be a mount of the namespace it is bound in). */
 static void open_sources(const struct request *rq, const struct config *cfg,
                          const struct caller *who, struct sources *src)
 {
@@ -154,9 +154,7 @@ static int open_mountpoint(int rootfd, const char *path, bool want_dir)
                 if (dir ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode))
                         die("mount point %s: unexpected file type (a symlink?)", path);
         }
-        int keep = cur;
-        cur = -1;
-        return keep;
+        return take_fd(&cur);
 }
 
 static void attach(int mntfd, int rootfd, const char *path, bool is_dir)

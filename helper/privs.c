@@ -6,7 +6,6 @@
 #include <limits.h>
 #include <pwd.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <linux/capability.h>
 #include <sys/prctl.h>
@@ -27,10 +26,29 @@ static uint32_t caps_present(void)
                data[1].effective | data[1].permitted | data[1].inheritable;
 }
 
+/* A setuid exec gets no more than the bounding set: in a container without
+ * these (Docker's default drops CAP_SYS_ADMIN) no sandbox can be built. */
+static int check_bounding_set(char *err, size_t errlen)
+{
+        static const struct { int cap; const char *name, *what; } needed[] = {
+                { CAP_SYS_ADMIN, "CAP_SYS_ADMIN", "create namespaces and mounts" },
+                { CAP_NET_ADMIN, "CAP_NET_ADMIN", "bring up the sandbox's loopback" },
+                { CAP_MKNOD, "CAP_MKNOD", "create /dev nodes" },
+        };
+
+        for (size_t i = 0; i < sizeof(needed) / sizeof(needed[0]); i++) {
+                if (prctl(PR_CAPBSET_READ, needed[i].cap, 0, 0, 0) != 1)
+                        return snprintf(err, errlen, "%s is missing from this process's bounding set "
+                                        "(a container without it?), so the helper cannot %s",
+                                        needed[i].name, needed[i].what), -1;
+        }
+        return 0;
+}
+
 int privs_check_installed(char *err, size_t errlen)
 {
         if (geteuid() == 0)
-                return 0;
+                return check_bounding_set(err, errlen);
         /* File capabilities would run us without the uid checks setuid gives. */
         if (caps_present())
                 snprintf(err, errlen, "installed with file capabilities, not setuid root: "
@@ -39,14 +57,17 @@ int privs_check_installed(char *err, size_t errlen)
                 snprintf(err, errlen, "not installed setuid root");
         return -1;
 }
-/* Static: NGROUPS_MAX gids are 256 KiB, of which only what getgroups fills
- * is ever touched. */
-static gid_t groups[NGROUPS_MAX];
 
 static bool caller_in_group(gid_t primary, gid_t wanted)
 {
-        int n = getgroups(NGROUPS_MAX, groups);
+        int n = getgroups(0, NULL);
+        auto_free gid_t *groups = n > 0 ? calloc((size_t)n, sizeof(gid_t)) : NULL;
 
+        if (n < 0 || (n > 0 && !groups))
+                die_errno("getgroups");
+        n = n > 0 ? getgroups(n, groups) : 0;
+        if (n < 0)
+                die_errno("getgroups");
         for (int i = 0; i < n; i++) {
                 if (groups[i] == wanted)
                         return true;

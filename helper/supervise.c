@@ -334,8 +334,6 @@ void supervise_run(const struct request *rq, const struct config *cfg, const str
         struct run run = { .rq = rq, .cfg = cfg, .who = who, .seccomp = seccomp_ctx };
         struct outcome out = { .status = "setup-error", .nproc_mode = "none" };
         int pidfd = -1, status;
-        struct clone_args args = { .flags = NS_FLAGS | CLONE_PIDFD, .pidfd = (uintptr_t)&pidfd,
-                                   .exit_signal = SIGCHLD };
         struct timespec start;
         struct rusage ru;
         bool timed_out;
@@ -353,7 +351,10 @@ void supervise_run(const struct request *rq, const struct config *cfg, const str
         if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != who->parent)
                 die("the calling process is gone");
         clock_gettime(CLOCK_MONOTONIC, &start);
-        pid = (pid_t)syscall(SYS_clone3, &args, sizeof(args));
+        /* clone, not clone3: Docker's default seccomp profile answers clone3
+         * with ENOSYS. With CLONE_PIDFD the pidfd comes back through the
+         * parent_tid argument (x86-64 order: flags, stack, ptid, ctid, tls). */
+        pid = (pid_t)syscall(SYS_clone, NS_FLAGS | CLONE_PIDFD | SIGCHLD, NULL, &pidfd, NULL, 0);
         if (pid < 0)
                 die_errno("create the sandbox namespaces");
         if (pid == 0)
