@@ -99,7 +99,7 @@ fuzz: $(FUZZ_TARGETS:%=fuzz-run-%)
 fuzz-run-%: $(FUZZ_DIR)/bin/% | fuzz-toolchain
 	@mkdir -p $(FUZZ_DIR)/work/$* $(FUZZ_DIR)/artifacts/$*
 	@echo "fuzz: $* for $(FUZZ_SECONDS) s"
-	@$(FUZZ_DIR)/bin/$* -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+	@LSAN_OPTIONS=suppressions=$(CURDIR)/fuzz/lsan.supp $(FUZZ_DIR)/bin/$* -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
 		-rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
 		-artifact_prefix=$(FUZZ_DIR)/artifacts/$*/ \
 		$(FUZZ_DIR)/work/$* fuzz/corpus/$* > $(FUZZ_DIR)/$*.log 2>&1 || \
@@ -125,5 +125,5 @@ fuzz-replay: $(FUZZ_TARGETS:%=$(FUZZ_REPLAY_DIR)/%)
 	done
 
 fuzz-check:
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/fuzz/lsan.supp UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		$(MAKE) --no-print-directory SANITIZE=1 BUILD=$(BUILD)/asan fuzz-replay
