@@ -63,6 +63,8 @@ static int64_t collect_pfds(struct loop *L, size_t *npfd)
         return wait < 0 ? 0 : wait;
 }
 
+/* Steps every run in flight; each that ended goes to ops->done, or, with
+ * ops NULL (a stop), is dropped: resume runs it again. */
 static int step_all(struct loop *L, const struct sched_ops *ops, struct sbx_err *err)
 {
         int rc = 0;
@@ -76,7 +78,7 @@ static int step_all(struct loop *L, const struct sched_ops *ops, struct sbx_err 
                 sbx_run_finish(s->run, &res);
                 s->run = NULL;
                 L->inflight--;
-                if (rc == 0 && ops->done(ops->ctx, s->job, &res, err) < 0)
+                if (ops && rc == 0 && ops->done(ops->ctx, s->job, &res, err) < 0)
                         rc = -1;
                 run_result_free(&res);
         }
@@ -94,17 +96,7 @@ static void kill_all(struct loop *L)
                 size_t npfd;
                 int64_t wait = collect_pfds(L, &npfd);
                 poll(L->pfds, npfd, (int)(wait > 100 ? 100 : wait));
-                for (int i = 0; i < L->parallel; i++) {
-                        struct slot *s = &L->slots[i];
-                        struct run_result res;
-                        if (!s->run || sbx_run_step(s->run, L->pfds + s->pfd_off, s->npfd) != 1)
-                                continue;
-                        memset(&res, 0, sizeof(res));
-                        sbx_run_finish(s->run, &res);
-                        run_result_free(&res);
-                        s->run = NULL;
-                        L->inflight--;
-                }
+                step_all(L, NULL, NULL);
         }
 }
 
