@@ -5,11 +5,10 @@
 #include <string.h>
 
 #include "classeval.h"
+#include "err.h"
 #include "strbuf.h"
 #include "passk.h"
 
-static void free_charp(char **p) { free(*p); }
-#define auto_free __attribute__((cleanup(free_charp)))
 
 const char *classeval_answer_name(enum classeval_answer a)
 {

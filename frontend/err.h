@@ -5,6 +5,11 @@
 #define SBX_ERR_H
 
 #include <stdarg.h>
+#include <stdlib.h>
+
+/* A pointer freed when it goes out of scope: early returns leak nothing. */
+static inline void sbx_freep(void *p) { free(*(void **)p); }
+#define auto_free __attribute__((cleanup(sbx_freep)))
 
 /* Exit codes of sbx-run (DESIGN.md). */
 enum {

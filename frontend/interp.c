@@ -14,8 +14,6 @@
 #define QUERY_MAX_BYTES 65536
 #define SYMLINK_HOPS_MAX 40
 
-static void freep(void *p) { free(*(void **)p); }
-#define auto_free __attribute__((cleanup(freep)))
 
 static const char *const system_dirs[] = {
         "/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",

@@ -15,8 +15,6 @@
 #include "run_internal.h"
 #include "sandbox_impl.h"
 
-static void freep(void *p) { free(*(void **)p); }
-#define auto_free __attribute__((cleanup(freep)))
 
 static int set_why(struct sandbox *sb, enum tier t, const char *fmt, ...)
         __attribute__((format(printf, 3, 4)));

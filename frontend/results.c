@@ -12,8 +12,6 @@
 #include "results.h"
 #include "suite.h"
 
-static void free_charp(char **p) { free(*p); }
-#define auto_free __attribute__((cleanup(free_charp)))
 
 static void set_item(cJSON *obj, const char *key, cJSON *item)
 {

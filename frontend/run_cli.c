@@ -24,8 +24,6 @@
 #define PROGRAM_MAX_BYTES (64LL << 20)
 #define SANDBOX_PATH      "/usr/bin:/bin"
 
-static void freep(void *p) { free(*(void **)p); }
-#define auto_free __attribute__((cleanup(freep)))
 static void close_fdp(int *fd) { if (*fd >= 0) close(*fd); }
 #define auto_fd __attribute__((cleanup(close_fdp))) int
 

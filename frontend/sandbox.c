@@ -20,8 +20,6 @@
 #include "sandbox_impl.h"
 #include "venv.h"
 
-static void freep(void *p) { free(*(void **)p); }
-#define auto_free __attribute__((cleanup(freep)))
 
 static const char *const base_env[] = {
         "PATH=/usr/bin:/bin", "LC_ALL=C.UTF-8", "PYTHONHASHSEED=0",

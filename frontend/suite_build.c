@@ -10,8 +10,6 @@
 #include "strbuf.h"
 #include "suite.h"
 
-static void free_charp(char **p) { free(*p); }
-#define auto_free __attribute__((cleanup(free_charp)))
 
 static char *sb_done(struct strbuf *b, struct sbx_err *err)
 {

@@ -51,8 +51,6 @@ static volatile sig_atomic_t stop_requested;
 
 static void on_stop_signal(int sig) { stop_requested = sig; }
 
-static void free_charp(char **p) { free(*p); }
-#define auto_free __attribute__((cleanup(free_charp)))
 static void free_sizep(size_t **p) { free(*p); }
 
 struct suite_run {

@@ -8,8 +8,6 @@
 
 #include "suite.h"
 
-static void free_charp(char **p) { free(*p); }
-#define auto_free __attribute__((cleanup(free_charp)))
 
 static int builtin(struct suite_def *def, const char *name)
 {

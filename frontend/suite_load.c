@@ -16,8 +16,6 @@
 
 #define READ_CHUNK_BYTES (1 << 20)
 
-static void free_charp(char **p) { free(*p); }
-#define auto_free __attribute__((cleanup(free_charp)))
 
 static bool ends_with(const char *s, const char *suffix)
 {

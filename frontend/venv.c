@@ -18,8 +18,6 @@
 
 extern char **environ;
 
-static void freep(void *p) { free(*(void **)p); }
-#define auto_free __attribute__((cleanup(freep)))
 static void close_fdp(int *fd) { if (*fd >= 0) close(*fd); }
 #define auto_fd __attribute__((cleanup(close_fdp))) int
 
