@@ -18,6 +18,12 @@
 #endif
 #define POLICY_MAX_WORDS 32
 #define POLICY_MAX_LINE 512
+/* At most one condition per rule: libseccomp 2.5.4 loops for minutes
+ * merging rules of two or more range conditions on one syscall (three such
+ * rules suffice: found by fuzzing, reproduced without sbx code), and the
+ * policy needs none. Rules per syscall are capped for the same reason. */
+#define POLICY_MAX_RULES_PER_SYSCALL 32
+#define POLICY_MAX_SYSCALLS 256
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 static const struct { const char *name; uint64_t value; } policy_names[] = {
@@ -98,13 +104,41 @@ static int parse_condition(char **w, int nw, struct scmp_arg_cmp *cmp, int line,
         return 3;
 }
 
-static int compile_line(scmp_filter_ctx ctx, char *text, int line, char *errbuf, size_t errlen)
+/* How many rules each syscall has collected so far. */
+struct policy_budget {
+        int nr[POLICY_MAX_SYSCALLS];
+        unsigned rules[POLICY_MAX_SYSCALLS];
+        unsigned n;
+};
+
+static int charge_budget(struct policy_budget *budget, int nr, const char *name,
+                         int line, char *errbuf, size_t errlen)
+{
+        unsigned i;
+
+        for (i = 0; i < budget->n && budget->nr[i] != nr; i++)
+                ;
+        if (i == budget->n) {
+                if (i == POLICY_MAX_SYSCALLS)
+                        return policy_fail(errbuf, errlen, line, "rules for more than %d syscalls",
+                                           POLICY_MAX_SYSCALLS);
+                budget->nr[i] = nr;
+                budget->rules[i] = 0;
+                budget->n++;
+        }
+        if (++budget->rules[i] > POLICY_MAX_RULES_PER_SYSCALL)
+                return policy_fail(errbuf, errlen, line, "more than %d rules for %s",
+                                   POLICY_MAX_RULES_PER_SYSCALL, name);
+        return 0;
+}
+
+static int compile_line(scmp_filter_ctx ctx, struct policy_budget *budget, char *text, int line,
+                        char *errbuf, size_t errlen)
 {
         char *w[POLICY_MAX_WORDS];
-        struct scmp_arg_cmp cmp[6];
-        unsigned ncmp = 0;
+        struct scmp_arg_cmp cmp = { 0 };
         uint32_t action;
-        int nw = 0, nr, rc;
+        int nw = 0, nr, rc, used = 0;
 
         for (char *s = strtok(text, " \t\r"); s && *s != '#'; s = strtok(NULL, " \t\r")) {
                 if (nw == POLICY_MAX_WORDS)
@@ -126,14 +160,17 @@ static int compile_line(scmp_filter_ctx ctx, char *text, int line, char *errbuf,
         nr = seccomp_syscall_resolve_name(w[1]);
         if (nr == __NR_SCMP_ERROR)
                 return policy_fail(errbuf, errlen, line, "unknown syscall \"%s\"", w[1]);
-        for (int i = 2, used; i < nw; i += used) {
-                if (ncmp == COUNT(cmp))
-                        return policy_fail(errbuf, errlen, line, "more than 6 conditions");
-                used = parse_condition(w + i, nw - i, &cmp[ncmp++], line, errbuf, errlen);
+        if (nw > 2) {
+                used = parse_condition(w + 2, nw - 2, &cmp, line, errbuf, errlen);
                 if (used < 0)
                         return -1;
+                if (2 + used < nw)
+                        return policy_fail(errbuf, errlen, line,
+                                           "one condition per rule (\"%s\" follows it)", w[2 + used]);
         }
-        rc = seccomp_rule_add_array(ctx, action, nr, ncmp, cmp);
+        if (charge_budget(budget, nr, w[1], line, errbuf, errlen) < 0)
+                return -1;
+        rc = seccomp_rule_add_array(ctx, action, nr, used ? 1 : 0, &cmp);
         if (rc < 0)
                 return policy_fail(errbuf, errlen, line, "libseccomp refused the rule for %s: %s",
                                    w[1], strerror(-rc));
@@ -143,6 +180,7 @@ static int compile_line(scmp_filter_ctx ctx, char *text, int line, char *errbuf,
 int sbx_seccomp_compile(const char *text, scmp_filter_ctx *out, char *errbuf, size_t errlen)
 {
         scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+        struct policy_budget budget = { .n = 0 };
         char buf[POLICY_MAX_LINE];
         int line = 0;
 
@@ -161,7 +199,7 @@ int sbx_seccomp_compile(const char *text, scmp_filter_ctx *out, char *errbuf, si
                 }
                 memcpy(buf, p, len);
                 buf[len] = '\0';
-                if (compile_line(ctx, buf, line, errbuf, errlen) < 0)
+                if (compile_line(ctx, &budget, buf, line, errbuf, errlen) < 0)
                         goto fail;
         }
         *out = ctx;
