@@ -10,36 +10,17 @@
 #   ROUNDS=100 (default), REPEAT=200, BUILD=build, TIMERUN=$BUILD/bench/timerun.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
-build=${BUILD:-build}; case $build in /*) ;; *) build=$repo/$build ;; esac
-timerun=${TIMERUN:-$build/bench/timerun}; case $timerun in /*) ;; *) timerun=$repo/$timerun ;; esac
+. "$repo/bench/lib/setup.sh"
 rounds=${ROUNDS:-100}
 repeat=${REPEAT:-200}
-py=/usr/bin/python3
 target_ms=1.0
-
-if [ "$(id -u)" -ne 0 ]; then
-        echo "frontend-bench: needs root to install the setuid helper in a temp root" >&2
-        echo "  (it measures as an unprivileged user): sudo make bench" >&2
-        exit 1
-fi
-[ -x "$timerun" ] || make -s -C "$repo" BUILD="$build" "$timerun"
-[ -x "$build/sbx-run" ] || make -s -C "$repo" BUILD="$build" "$build/sbx-run"
-. "$repo/tests/lib/setup-root.sh"
-trap teardown_root EXIT
-setup_users
-setup_root "$repo"
-install -m 0755 "$timerun" "$SBX_TEST_ROOT/bin/timerun"
-install -m 0755 "$build/sbx-run" "$SBX_RUN"
-home=$(getent passwd "$SBX_TEST_USER" | cut -d: -f6)
+bench_setup frontend-bench sbx-run
 work=$SBX_TEST_ROOT/share/bench
 mkdir -p "$work/direct" && echo pass > "$work/trivial.py" && cp "$work/trivial.py" "$work/direct/program.py"
 chown -R "$SBX_TEST_USER:" "$work"
 chmod -R a+rX "$work"
 
-user() {
-        (cd / && env -i PATH=/usr/bin:/bin HOME="$home" SBX_HELPER="$SBX_HELPER" \
-                setpriv --reuid="$SBX_TEST_USER" --regid="$SBX_TEST_USER" --init-groups -- "$@")
-}
+user() { as_bench_user / "$@"; }
 
 probe=$(user "$SBX_RUN" -q --probe --json)
 tiers=$(jq -r '.tiers[] | select(.works) | .tier' <<<"$probe")

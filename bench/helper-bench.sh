@@ -8,23 +8,9 @@
 #   ROUNDS=200 (default), BUILD=build, TIMERUN=$BUILD/bench/timerun.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
-build=${BUILD:-build}; case $build in /*) ;; *) build=$repo/$build ;; esac
-timerun=${TIMERUN:-$build/bench/timerun}; case $timerun in /*) ;; *) timerun=$repo/$timerun ;; esac
+. "$repo/bench/lib/setup.sh"
 rounds=${ROUNDS:-200}
-py=/usr/bin/python3
-
-if [ "$(id -u)" -ne 0 ]; then
-        echo "helper-bench: needs root to install the setuid helper in a temp root" >&2
-        echo "  (it measures as an unprivileged user): sudo make bench" >&2
-        exit 1
-fi
-[ -x "$timerun" ] || make -s -C "$repo" BUILD="$build" "$timerun"
-. "$repo/tests/lib/setup-root.sh"
-trap teardown_root EXIT
-setup_users
-setup_root "$repo"
-install -m 0755 "$timerun" "$SBX_TEST_ROOT/bin/timerun"
-home=$(getent passwd "$SBX_TEST_USER" | cut -d: -f6)
+bench_setup helper-bench
 
 # bwrap with what the helper gives: all namespaces, read-only system, fresh
 # /proc and /dev, private /tmp and home; the host's merged-/usr symlinks.
@@ -48,6 +34,4 @@ spec=$SBX_TEST_ROOT/etc/bench.spec
 chmod 0644 "$spec"
 
 echo "helper-bench: $rounds rounds, as $SBX_TEST_USER, $(uname -r), $(nproc) cpus"
-(cd / && env -i PATH=/usr/bin:/bin HOME="$home" \
-        setpriv --reuid="$SBX_TEST_USER" --regid="$SBX_TEST_USER" --init-groups -- \
-        "$SBX_TEST_ROOT/bin/timerun" "$rounds" "$spec")
+as_bench_user / "$SBX_TEST_ROOT/bin/timerun" "$rounds" "$spec"

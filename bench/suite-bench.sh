@@ -9,26 +9,13 @@
 #   ROUNDS=3 (default; the median is reported), BUILD=build, JOBS=2.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
-build=${BUILD:-build}; case $build in /*) ;; *) build=$repo/$build ;; esac
+. "$repo/bench/lib/setup.sh"
 rounds=${ROUNDS:-3}
 jobs=${JOBS:-2}
 data=${SBX_SHARED:-$repo/../shared}/suites/humaneval/HumanEval.jsonl.gz
-py=/usr/bin/python3
 target=1.15
-
-if [ "$(id -u)" -ne 0 ]; then
-        echo "suite-bench: needs root to install the setuid helper in a temp root" >&2
-        echo "  (it measures as an unprivileged user): sudo make bench" >&2
-        exit 1
-fi
 [ -r "$data" ] || { echo "suite-bench: $data missing (set SBX_SHARED)" >&2; exit 1; }
-[ -x "$build/sbx-run" ] || make -s -C "$repo" BUILD="$build" "$build/sbx-run"
-. "$repo/tests/lib/setup-root.sh"
-trap teardown_root EXIT
-setup_users
-setup_root "$repo"
-install -m 0755 "$build/sbx-run" "$SBX_RUN"
-home=$(getent passwd "$SBX_TEST_USER" | cut -d: -f6)
+bench_setup suite-bench sbx-run
 work=$SBX_TEST_ROOT/share/suite-bench
 mkdir -p "$work/programs"
 cp "$data" "$work/HumanEval.jsonl.gz"
@@ -43,10 +30,7 @@ PY
 chown -R "$SBX_TEST_USER:" "$work"
 chmod -R a+rX "$work"
 
-user() {
-        (cd "$work" && env -i PATH=/usr/bin:/bin HOME="$home" SBX_HELPER="$SBX_HELPER" \
-                setpriv --reuid="$SBX_TEST_USER" --regid="$SBX_TEST_USER" --init-groups -- "$@")
-}
+user() { as_bench_user "$work" "$@"; }
 now() { date +%s.%N; }
 # wall CMD...: seconds CMD took (as the test user); fails if CMD fails.
 wall() { local t0; t0=$(now); user "$@" > /dev/null; echo "$(now) - $t0" | bc -l; }

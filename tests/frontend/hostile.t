@@ -16,6 +16,7 @@ hostile_user() {
                 env SBX_HELPER="$SBX_HELPER" "$@")
 }
 dir=$(user_tmpdir)
+# daemon.py return: exits once its daemon is up; daemon.py hang: stays (for ^C)
 cat > "$dir/daemon.py" <<'PY'
 import os, sys, time
 if os.fork() == 0:
@@ -25,6 +26,8 @@ if os.fork() == 0:
         open(os.environ["MARK"], "w").write(str(os.getpid()))
         time.sleep(120)
     os._exit(0)
+if sys.argv[1] == "hang":
+    time.sleep(120)
 os.wait()
 while not os.path.exists(os.environ["MARK"]):
     time.sleep(0.01)
@@ -43,7 +46,7 @@ for tier in unshare unshare-root rlimit; do
         rm -f "$dir/mark"
         start=$(date +%s)
         out=$(hostile_user 60 "$SBX_RUN" -q --tier $tier \
-                --json --env MARK="$dir/mark" --workdir "$dir" -- python3 daemon.py)
+                --json --env MARK="$dir/mark" --workdir "$dir" -- python3 daemon.py return)
         secs=$(( $(date +%s) - start ))
         check "$tier: run ends although the daemon holds its stdout (${secs}s)" test "$secs" -lt 30
         check "$tier: run passed" test "$(jq -r .status <<<"$out")" = ok
@@ -63,21 +66,10 @@ for tier in unshare unshare-root rlimit; do
 done
 
 # ^C on sbx-run: the run and its daemon go, sbx-run dies of SIGINT
-cat > "$dir/hang.py" <<'PY'
-import os, time
-if os.fork() == 0:
-    os.setsid()
-    if os.fork() == 0:
-        open(os.environ["MARK"], "w").write(str(os.getpid()))
-        time.sleep(120)
-    os._exit(0)
-time.sleep(120)
-PY
-chmod 644 "$dir/hang.py"
 rm -f "$dir/mark"
 tag=sbx-int-$$
 hostile_user 60 "$SBX_RUN" -q --tier unshare --env MARK="$dir/mark" --env TAG=$tag \
-        --workdir "$dir" -- python3 hang.py &
+        --workdir "$dir" -- python3 daemon.py hang &
 bg=$!
 for _ in $(seq 100); do [ -s "$dir/mark" ] && break; sleep 0.1; done
 sbx_pid=$(pgrep -u "$SBX_TEST_USER" -f -- "--env TAG=$tag" | head -1)
