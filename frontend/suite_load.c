@@ -17,12 +17,6 @@
 #define READ_CHUNK_BYTES (1 << 20)
 
 
-static bool ends_with(const char *s, const char *suffix)
-{
-        size_t ls = strlen(s), lx = strlen(suffix);
-        return ls >= lx && strcmp(s + ls - lx, suffix) == 0;
-}
-
 static int grow(char **buf, size_t *cap, size_t need, const char *path,
                 struct sbx_err *err)
 {
@@ -42,7 +36,9 @@ static int grow(char **buf, size_t *cap, size_t need, const char *path,
         return 0;
 }
 
-static int read_gz(const char *path, char **out, size_t *len, struct sbx_err *err)
+/* zlib reads a file that is not gzip as it is ("transparent" mode), so
+ * one reader serves .jsonl and .jsonl.gz. */
+static int read_whole(const char *path, char **out, size_t *len, struct sbx_err *err)
 {
         gzFile gz = gzopen(path, "rb");
         char *buf = NULL;
@@ -57,7 +53,10 @@ static int read_gz(const char *path, char **out, size_t *len, struct sbx_err *er
                 if (got < 0) {
                         int zerr;
                         const char *msg = gzerror(gz, &zerr);
-                        sbx_fail(err, 0, "%s: not a valid gzip file (%s)", path, msg);
+                        if (zerr == Z_ERRNO)
+                                sbx_fail(err, errno, "%s: read", path);
+                        else
+                                sbx_fail(err, 0, "%s: not a valid gzip file (%s)", path, msg);
                         goto fail;
                 }
                 if (got == 0)
@@ -71,39 +70,6 @@ static int read_gz(const char *path, char **out, size_t *len, struct sbx_err *er
         return 0;
 fail:
         gzclose(gz);
-        free(buf);
-        return -1;
-}
-
-static int read_plain(const char *path, char **out, size_t *len, struct sbx_err *err)
-{
-        int fd = open(path, O_RDONLY | O_CLOEXEC);
-        char *buf = NULL;
-        size_t cap = 0, n = 0;
-
-        if (fd < 0)
-                return sbx_fail(err, errno, "%s", path);
-        for (;;) {
-                if (grow(&buf, &cap, n + READ_CHUNK_BYTES, path, err) < 0)
-                        goto fail;
-                ssize_t got = read(fd, buf + n, READ_CHUNK_BYTES);
-                if (got < 0 && errno == EINTR)
-                        continue;
-                if (got < 0) {
-                        sbx_fail(err, errno, "%s: read", path);
-                        goto fail;
-                }
-                if (got == 0)
-                        break;
-                n += (size_t)got;
-        }
-        close(fd);
-        buf[n] = '\0';
-        *out = buf;
-        *len = n;
-        return 0;
-fail:
-        close(fd);
         free(buf);
         return -1;
 }
@@ -116,9 +82,7 @@ int suite_read_file(const char *path, char **buf, size_t *len, struct sbx_err *e
                 return sbx_fail(err, errno, "%s", path);
         if (S_ISDIR(st.st_mode))
                 return sbx_fail(err, 0, "%s: is a directory", path);
-        if (ends_with(path, ".gz"))
-                return read_gz(path, buf, len, err);
-        return read_plain(path, buf, len, err);
+        return read_whole(path, buf, len, err);
 }
 
 static int parse_line(const char *path, const char *p, size_t n, long line,

@@ -4,32 +4,16 @@
 # `make check` replays fuzz/corpus/<target>/ (seeds and every input that
 # once crashed) through the same targets built with the normal compiler
 # and ASan/UBSan, so the regressions need no clang.
-#
-# A target is built only once the function it fuzzes exists in the tree
-# (the parts are written in parallel); `make fuzz-list` says which.
 
 FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
 FUZZ_DIR     := $(BUILD)/fuzz
 FUZZ_OBJDIR  := $(FUZZ_DIR)/obj
 
-# target name : the file that must define the function it fuzzes
-FUZZ_ALL := seccomp_policy:common/seccomp_policy.c \
-            jsonl:frontend/suite_load.c \
-            suite_load:frontend/suite_load.c \
-            classeval_extract:frontend/classeval.c \
-            custom_suite:frontend/suite_def.c \
-            template:suite_expand_template \
-            results:frontend/results.c \
-            driver:frontend/driver.c \
-            cluster_env:frontend/cluster_env.c \
-            helper_request:helper/request.c \
-            helper_config:helper/config.c
-# A target whose entry is a path needs that file; one whose entry is a
-# function name needs a definition of it somewhere in frontend/.
-fuzz_lparen := (
-fuzz_ready = $(if $(findstring /,$(2)),$(wildcard $(2)),$(shell grep -ls '^char \*$(2)$(fuzz_lparen)' frontend/*.c))
-FUZZ_TARGETS := $(foreach t,$(FUZZ_ALL),$(if $(call fuzz_ready,$(word 1,$(subst :, ,$(t))),$(word 2,$(subst :, ,$(t)))),$(word 1,$(subst :, ,$(t)))))
+# One target per fuzz/fuzz_<name>.c; FUZZ_SRCS_<name> below lists the code
+# it exercises.
+FUZZ_TARGETS := seccomp_policy jsonl suite_load classeval_extract custom_suite template \
+                results driver cluster_env helper_request helper_config
 
 # -iquote, not -I: frontend/sched.h (the scheduler) must not stand in for
 # <sched.h> in files outside frontend/.
@@ -75,7 +59,7 @@ $(FUZZ_TARGETS:%=$(FUZZ_DIR)/bin/%): $(FUZZ_DIR)/bin/%: $(FUZZ_OBJDIR)/fuzz/fuzz
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ $(FUZZ_LIBS)
 
-.PHONY: fuzz fuzz-build fuzz-list fuzz-check fuzz-replay fuzz-toolchain
+.PHONY: fuzz fuzz-build fuzz-check fuzz-replay fuzz-toolchain
 fuzz-build: fuzz-toolchain $(FUZZ_TARGETS:%=$(FUZZ_DIR)/bin/%)
 
 # libFuzzer ships with clang's runtime (Debian: clang and libclang-rt-14-dev).
@@ -83,10 +67,6 @@ fuzz-toolchain:
 	@printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }\n' | \
 		$(FUZZ_CC) -x c -fsanitize=fuzzer,address,undefined -o /dev/null - 2>/dev/null || \
 		{ echo "fuzz: $(FUZZ_CC) cannot build libFuzzer targets: install clang and libclang-rt-14-dev" >&2; exit 1; }
-
-fuzz-list:
-	@echo "fuzz targets built: $(FUZZ_TARGETS)"
-	@echo "fuzz targets waiting for their code: $(filter-out $(FUZZ_TARGETS),$(foreach t,$(FUZZ_ALL),$(word 1,$(subst :, ,$(t)))))"
 
 # New corpus entries go to $(FUZZ_DIR)/work/<target>, never into the
 # source tree; fuzz/corpus/<target> is read as seeds. A crash leaves its
