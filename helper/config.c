@@ -1,17 +1,12 @@
 /* The admin policy, helper.conf: "key = value" lines. config_parse is
  * pure; config_load opens the build-time path and checks who may edit it. */
-#include <errno.h>
-#include <fcntl.h>
-#include <stdio.h>
-#include <string.h>
-#include <sys/stat.h>
-
 #include "helper.h"
 
 #ifndef SBX_HELPER_CONF_PATH
 #error "SBX_HELPER_CONF_PATH must be set at build time"
 #endif
 #define CONF_MAX_BYTES 65536
+#define CGROUP_ROOT "/sys/fs/cgroup"
 
 /* Safe values for a config that leaves a limit out: ms, bytes, counts. */
 static const uint64_t builtin_default[LIM_COUNT] = { 10000, 10000, 1ULL << 30, 64, 64ULL << 20, 256, 64ULL << 20 };
@@ -51,6 +46,15 @@ static const char *set_key(struct config *cfg, const char *key, const char *valu
                 strcpy(cfg->prefixes[cfg->n_prefixes++], value);
                 return NULL;
         }
+        if (strcmp(key, "pids_cgroup") == 0) {
+                /* Only a cgroup2 directory can be meant; it is written as root. */
+                if (!path_is_clean(value) || strstr(value, "..") || !path_is_under(value, CGROUP_ROOT) ||
+                    strcmp(value, CGROUP_ROOT) == 0 || strlen(value) >= sizeof(cfg->pids_cgroup))
+                        return "pids_cgroup must be a directory below " CGROUP_ROOT "/, without . or .. "
+                               "components, shorter than 256 bytes";
+                strcpy(cfg->pids_cgroup, value);
+                return NULL;
+        }
         if (strcmp(key, "allow_network") == 0)
                 return strcmp(value, "no") == 0 ? NULL : "allow_network must be \"no\": the helper never grants network";
         for (int i = 0; i < LIM_COUNT; i++) {
@@ -86,17 +90,15 @@ int config_parse(struct config *cfg, const char *path, char *text, char *err, si
                 eq = strchr(cur, '=');
                 if (eq)
                         *eq = '\0';
-                if (!eq || (why = set_key(cfg, trim(cur), trim(eq + 1))) != NULL) {
-                        snprintf(err, errlen, "%s:%d: %s%s%s", path, line, why, eq ? ": " : "", eq ? trim(cur) : "");
-                        return -1;
-                }
+                if (!eq || (why = set_key(cfg, trim(cur), trim(eq + 1))) != NULL)
+                        return set_error(err, errlen, "%s:%d: %s%s%s", path, line, why, eq ? ": " : "", eq ? trim(cur) : "");
         }
         if (cfg->group[0] == '\0')
-                return snprintf(err, errlen, "%s: no \"group\" line: nobody may use the helper", path), -1;
+                return set_error(err, errlen, "%s: no \"group\" line: nobody may use the helper", path);
         for (int i = 0; i < LIM_COUNT; i++) {
                 if (cfg->deflt[i] > cfg->max[i])
-                        return snprintf(err, errlen, "%s: default_%s is above max_%s", path,
-                                        limit_descs[i].conf_key, limit_descs[i].conf_key), -1;
+                        return set_error(err, errlen, "%s: default_%s is above max_%s", path,
+                                         limit_descs[i].conf_key, limit_descs[i].conf_key);
         }
         return 0;
 }
@@ -107,44 +109,44 @@ int config_apply_limits(const struct config *cfg, struct request *rq, char *err,
                 if (!rq->limit_given[i])
                         rq->limit[i] = cfg->deflt[i];
                 else if (rq->limit[i] > cfg->max[i])
-                        return snprintf(err, errlen, "--%s is above the ceiling set in %s",
-                                        limit_descs[i].option, cfg->path), -1;
+                        return set_error(err, errlen, "--%s is above the ceiling set in %s",
+                                         limit_descs[i].option, cfg->path);
         }
         return 0;
 }
 
 /* The file and every directory above it must be root's and not writable by
  * others (a sticky directory protects root's entries), or someone could
- * replace the policy. Walked one component at a time, never following. */
+ * replace the policy. */
+struct trust { struct stat st; bool refused; };
+
+static bool is_trusted(int fd, struct trust *t)
+{
+        t->refused = fstat(fd, &t->st) < 0 || t->st.st_uid != 0 ||
+                     ((t->st.st_mode & 022) && !(S_ISDIR(t->st.st_mode) && (t->st.st_mode & S_ISVTX)));
+        return !t->refused;
+}
+
+static int open_trusted_step(int parent, const char *name, bool last, void *t)
+{
+        auto_fd fd = openat(parent, name, (last ? O_RDONLY : O_PATH | O_DIRECTORY) | O_NOFOLLOW | O_CLOEXEC);
+
+        return fd >= 0 && is_trusted(fd, t) ? take_fd(&fd) : -1;
+}
+
 static int open_trusted(const char *path, char *err, size_t errlen)
 {
-        auto_fd fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-        const char *p = path + 1;
-        char comp[256];
-        struct stat st;
+        auto_fd root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+        struct trust t = { .refused = false };
+        auto_fd fd = root >= 0 && is_trusted(root, &t) ? path_walk(root, path, open_trusted_step, &t) : -1;
 
-        for (;;) {
-                size_t len = strcspn(p, "/");
-                int next;
-
-                if (fd < 0 || fstat(fd, &st) < 0)
-                        return snprintf(err, errlen, "%s: %s", path, strerror(errno)), -1;
-                if (st.st_uid != 0 || ((st.st_mode & 022) && !(S_ISDIR(st.st_mode) && (st.st_mode & S_ISVTX))))
-                        return snprintf(err, errlen, "%s: it or a directory above it is not owned "
-                                        "by root or is writable by group or others", path), -1;
-                if (*p == '\0')
-                        break;
-                if (len == 0 || len >= sizeof(comp))
-                        return snprintf(err, errlen, "%s: bad path", path), -1;
-                memcpy(comp, p, len);
-                comp[len] = '\0';
-                p += len + (p[len] == '/');
-                next = openat(fd, comp, (*p ? O_PATH | O_DIRECTORY : O_RDONLY) | O_NOFOLLOW | O_CLOEXEC);
-                close(fd);
-                fd = next;
-        }
-        if (!S_ISREG(st.st_mode))
-                return snprintf(err, errlen, "%s: not a regular file", path), -1;
+        if (t.refused)
+                return set_error(err, errlen, "%s: it or a directory above it is not owned "
+                                 "by root or is writable by group or others", path);
+        if (fd < 0)
+                return set_error(err, errlen, "%s: %s", path, strerror(errno));
+        if (!S_ISREG(t.st.st_mode))
+                return set_error(err, errlen, "%s: not a regular file", path);
         return take_fd(&fd);
 }
 
@@ -159,15 +161,15 @@ int config_load(struct config *cfg, char *err, size_t errlen)
 
         config_set_builtin(cfg);
         if (!text)
-                return snprintf(err, errlen, "%s: out of memory", cfg->path), -1;
+                return set_error(err, errlen, "%s: out of memory", cfg->path);
         fd = open_trusted(cfg->path, err, errlen);
         if (fd < 0)
                 return -1;
         while (len < CONF_MAX_BYTES && (n = read(fd, text + len, CONF_MAX_BYTES - len)) > 0)
                 len += (size_t)n;
         if (n < 0 || len == CONF_MAX_BYTES || memchr(text, '\0', len))
-                return snprintf(err, errlen, "%s: unreadable, larger than %d bytes or binary",
-                                cfg->path, CONF_MAX_BYTES), -1;
+                return set_error(err, errlen, "%s: unreadable, larger than %d bytes or binary",
+                                cfg->path, CONF_MAX_BYTES);
         text[len] = '\0';
         return config_parse(cfg, cfg->path, text, err, errlen);
 }

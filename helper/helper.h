@@ -4,10 +4,21 @@
 #ifndef SBX_HELPER_H
 #define SBX_HELPER_H
 
+/* The libc headers most phases use; each file adds its own others. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdlib.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -18,15 +29,31 @@
 #define SBX_ERRLEN 512
 #define SBX_LIMIT_NONE UINT64_MAX       /* --memory none */
 
-/* util.c: errors, cleanup, path checks */
-__attribute__((noreturn, format(printf, 1, 2))) void die(const char *fmt, ...);
-__attribute__((noreturn, format(printf, 1, 2))) void die_errno(const char *fmt, ...);
-/* Where die() reports besides stderr: the status fd (a setup-error JSON
- * line) or the report pipe to the supervisor ('E' + message). */
-void die_report_to(int fd, bool as_json);
+/* util.c: die (message and errno text to stderr, exit 3), the status line,
+ * cleanup, paths */
+struct outcome {                        /* the status line */
+        const char *status;
+        char nproc_mode[16];
+        int exit_code, signal, helper_exit, wait_status;
+        bool setup_failed, reaped;
+        double wall_s, cpu_s;
+        long max_rss_kb;
+        char message[SBX_ERRLEN];
+};
+__attribute__((noreturn, format(printf, 2, 3))) void die_with(int errnum, const char *fmt, ...);
+#define die(...) die_with(0, __VA_ARGS__)
+#define die_errno(...) die_with(errno, __VA_ARGS__)
+/* Where die() also reports: the status fd, or the run's shared outcome. */
+void die_report_to(int status_fd, struct outcome *shared);
+/* For the pure parts: the message goes to err; returns -1. */
+__attribute__((format(printf, 3, 4))) int set_error(char *err, size_t errlen, const char *fmt, ...);
 void json_write_string(char *out, size_t outlen, const char *s);
+int outcome_format(const struct outcome *out, char *line, size_t len);
 bool path_is_clean(const char *path);
 bool path_is_under(const char *path, const char *prefix);
+typedef int (*path_step)(int parent, const char *name, bool last, void *arg);
+int path_walk(int dirfd, const char *path, path_step step, void *arg);
+int write_file_at(int dirfd, const char *path, const char *text);
 static inline void close_fdp(int *fd) { if (*fd >= 0) close(*fd); }
 #define auto_fd __attribute__((cleanup(close_fdp))) int
 static inline void free_p(void *p) { free(*(void **)p); }
@@ -69,6 +96,7 @@ struct config {
         uint64_t deflt[LIM_COUNT], max[LIM_COUNT];
         char prefixes[SBX_MAX_PREFIXES][256];
         size_t n_prefixes;
+        char pids_cgroup[256];          /* "" when unset */
 };
 void config_set_builtin(struct config *cfg);
 int config_parse(struct config *cfg, const char *path, char *text, char *err, size_t errlen);
@@ -88,14 +116,23 @@ int privs_identify_caller(const struct config *cfg, struct caller *who, char *er
 void privs_drop_to(const struct caller *who);
 void privs_clear_caps(void);
 
-/* mounts.c: the sandbox's root (the caller's paths opened and checked
- * first, inside the new mount namespace), loopback */
+/* mounts.c: the sandbox's root, and loopback */
 void mounts_build_root(const struct request *rq, const struct config *cfg, const struct caller *who);
 void net_bring_up_loopback(void);
 
-/* limits.c: rlimits and the process count fallback */
+/* limits.c: rlimits, and the process count fallbacks */
 void limits_apply_rlimits(const struct request *rq);
 int limits_count_processes(int host_proc_fd, uid_t uid);
+struct pids_cgroup {                    /* helper.conf's pids_cgroup */
+        const char *path;               /* NULL when not configured */
+        int dir, host_ns;               /* it, and the cgroup namespace moves are made from */
+        char name[48];                  /* the run's own child: run-<helper pid>-<time> */
+        char why[256];                  /* why it cannot be used */
+};
+bool pids_cgroup_open(struct pids_cgroup *cg, const char *path);
+bool pids_cgroup_usable(struct pids_cgroup *cg);
+bool pids_cgroup_enter(struct pids_cgroup *cg, pid_t pid, uint64_t max);
+void pids_cgroup_remove(const struct pids_cgroup *cg, char *msg, size_t msglen);
 
 /* supervise.c and probe.c: a run, and --probe */
 __attribute__((noreturn)) void supervise_run(const struct request *rq, const struct config *cfg,

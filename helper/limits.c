@@ -1,16 +1,17 @@
-/* rlimits of the candidate, and how its process count is capped per run. */
+/* rlimits of the candidate, and how its process count is capped per run
+ * when it cannot have a user namespace: a delegated pids cgroup, else
+ * RLIMIT_NPROC above what the caller already runs. */
 #include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <stdio.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
+#include <linux/magic.h>
+#include <sys/vfs.h>
+#include <time.h>
 
 #include "helper.h"
 
 /* Our own processes of the caller's uid (supervisor, init) that count
  * against a per-uid RLIMIT_NPROC on top of what the caller already runs. */
 #define NPROC_HELPER_SLACK 4
+#define PIDS_CGROUP_RMDIR_TRIES 200     /* 1 ms apart */
 
 /* Hosts (containers) may withhold CAP_SYS_RESOURCE even from root: then a
  * limit above the inherited hard limit is clamped to it, never raised. */
@@ -65,4 +66,88 @@ int limits_count_processes(int host_proc_fd, uid_t uid)
         }
         closedir(dir);
         return count;
+}
+
+/* Opened before the namespaces (the path is not reachable after); used
+ * only when the candidate cannot have a user namespace. The run's name is
+ * unique even among helpers of other pid namespaces sharing the directory. */
+bool pids_cgroup_open(struct pids_cgroup *cg, const char *path)
+{
+        struct timespec now;
+
+        cg->path = path[0] ? path : NULL;
+        cg->dir = cg->host_ns = -1;
+        cg->why[0] = '\0';
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        snprintf(cg->name, sizeof(cg->name), "run-%d-%llx", (int)getpid(),
+                 (unsigned long long)now.tv_sec * 1000000000ULL + (unsigned long long)now.tv_nsec);
+        if (cg->path && ((cg->host_ns = open("/proc/self/ns/cgroup", O_RDONLY | O_CLOEXEC)) < 0 ||
+                         (cg->dir = open(path, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0))
+                set_error(cg->why, sizeof(cg->why), "%s", strerror(errno));
+        return cg->dir >= 0;
+}
+
+/* On cgroup2, and its children get the pids controller. */
+bool pids_cgroup_usable(struct pids_cgroup *cg)
+{
+        char list[256] = " ";           /* " cpu pids\n": a word is " NAME" + space or newline */
+        auto_fd fd = -1;
+        struct statfs fs;
+        ssize_t n = -1;
+
+        if (cg->dir < 0)
+                return false;
+        if (fstatfs(cg->dir, &fs) < 0 || fs.f_type != CGROUP2_SUPER_MAGIC)
+                return set_error(cg->why, sizeof(cg->why), "not a cgroup2 directory"), false;
+        fd = openat(cg->dir, "cgroup.subtree_control", O_RDONLY | O_CLOEXEC);
+        if (fd < 0 || (n = read(fd, list + 1, sizeof(list) - 2)) < 0)
+                return set_error(cg->why, sizeof(cg->why), "cgroup.subtree_control: %s", strerror(errno)), false;
+        list[n + 1] = '\0';
+        if (!strstr(list, " pids ") && !strstr(list, " pids\n"))
+                return set_error(cg->why, sizeof(cg->why), "\"pids\" is not in its cgroup.subtree_control"), false;
+        return true;
+}
+
+/* Moves pid into a new child of the cgroup that allows max tasks. From the
+ * host's cgroup namespace: with nsdelegate a move is checked against the
+ * namespace of whoever opened cgroup.procs. */
+bool pids_cgroup_enter(struct pids_cgroup *cg, pid_t pid, uint64_t max)
+{
+        const char *files[] = { "pids.max", "cgroup.procs" };
+        unsigned long long values[] = { max, (unsigned long long)pid };
+        char path[64], value[32];
+
+        if (!pids_cgroup_usable(cg))
+                return false;
+        if (setns(cg->host_ns, CLONE_NEWCGROUP) < 0)
+                return set_error(cg->why, sizeof(cg->why), "setns: %s", strerror(errno)), false;
+        if (mkdirat(cg->dir, cg->name, 0755) < 0)
+                return set_error(cg->why, sizeof(cg->why), "mkdir %s: %s", cg->name, strerror(errno)), false;
+        for (int i = 0; i < 2; i++) {
+                snprintf(path, sizeof(path), "%s/%s", cg->name, files[i]);
+                snprintf(value, sizeof(value), "%llu", values[i]);
+                if (write_file_at(cg->dir, path, value) < 0)
+                        return set_error(cg->why, sizeof(cg->why), "%s: %s", path, strerror(errno)), false;
+        }
+        return true;
+}
+
+/* After the run: its tasks leave the cgroup as they are released, so a
+ * moment of EBUSY is retried. Gone already (ENOENT) is fine; a failure is
+ * added to msg. */
+void pids_cgroup_remove(const struct pids_cgroup *cg, char *msg, size_t msglen)
+{
+        size_t n = strlen(msg);
+
+        if (cg->dir < 0)
+                return;
+        for (int try = 0;; try++) {
+                if (unlinkat(cg->dir, cg->name, AT_REMOVEDIR) == 0 || errno == ENOENT)
+                        return;
+                if (errno != EBUSY || try == PIDS_CGROUP_RMDIR_TRIES ||
+                    nanosleep(&(struct timespec){ 0, 1000000 }, NULL) < 0)
+                        break;
+        }
+        snprintf(msg + n, msglen - n, "%spids_cgroup %s/%s is left behind: %s", n ? "; " : "",
+                 cg->path, cg->name, strerror(errno));
 }

@@ -1,10 +1,5 @@
 /* sbx-helper: runs one program in a fresh sandbox as the calling user.
  * The phases, in order; each dies on failure, so nothing half set up runs. */
-#include <fcntl.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <sys/prctl.h>
-
 #include "helper.h"
 #include "seccomp_policy.h"
 
@@ -15,7 +10,7 @@ static bool use_status_fd(const struct request *rq)
 {
         if (rq->status_fd < 0 || fcntl(rq->status_fd, F_GETFD) < 0)
                 return false;
-        die_report_to(rq->status_fd, true);
+        die_report_to(rq->status_fd, NULL);
         return true;
 }
 

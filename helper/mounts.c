@@ -2,20 +2,13 @@
  * the system directories and the requested paths, the workdir, a fresh
  * /proc, a minimal /dev and size-capped tmpfs for /tmp, /dev/shm and home.
  * Runs as root in the new mount namespace (init, before the candidate). */
-#include <errno.h>
-#include <fcntl.h>
 #include <linux/openat2.h>
 #include <net/if.h>
-#include <stdio.h>
-#include <string.h>
 #include <sys/ioctl.h>
 #include <sys/fsuid.h>
 #include <sys/mount.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/sysmacros.h>
-#include <unistd.h>
 
 #include "helper.h"
 
@@ -29,21 +22,20 @@ static const char *const system_dirs[] = { "usr", "bin", "sbin", "lib", "lib32",
                                            "etc", NULL };
 static const char *const kernel_dirs[] = { "proc", "dev", "sys", NULL };
 
-static const struct {
-        const char *name;
-        unsigned major, minor;
-} dev_nodes[] = {
-        { "null", 1, 3 }, { "zero", 1, 5 }, { "full", 1, 7 }, { "random", 1, 8 }, { "urandom", 1, 9 },
+/* Only harmless character devices (no tty: nothing reaches a terminal),
+ * and links into /proc/self/fd. */
+static const struct { const char *name; unsigned major, minor; const char *link; } dev_entries[] = {
+        { "null", 1, 3, NULL }, { "zero", 1, 5, NULL }, { "full", 1, 7, NULL }, { "random", 1, 8, NULL },
+        { "urandom", 1, 9, NULL }, { "fd", 0, 0, "/proc/self/fd" }, { "stdin", 0, 0, "/proc/self/fd/0" },
+        { "stdout", 0, 0, "/proc/self/fd/1" }, { "stderr", 0, 0, "/proc/self/fd/2" },
 };
 
 /* path (absolute, clean) is /DIR or lies below it for one of dirs. */
 static bool path_in(const char *path, const char *const *dirs)
 {
-        for (; *dirs; dirs++) {
-                if (path_is_under(path + 1, *dirs))
-                        return true;
-        }
-        return false;
+        while (*dirs && !path_is_under(path + 1, *dirs))
+                dirs++;
+        return *dirs != NULL;
 }
 
 static bool path_is_reserved(const char *path)
@@ -74,11 +66,11 @@ static int open_as_caller(const char *path, uint64_t flags, const struct caller 
 
 static bool under_any_prefix(const char *path, const struct config *cfg)
 {
-        for (size_t i = 0; i < cfg->n_prefixes; i++) {
-                if (path_is_under(path, cfg->prefixes[i]))
-                        return true;
-        }
-        return false;
+        size_t i = 0;
+
+        while (i < cfg->n_prefixes && !path_is_under(path, cfg->prefixes[i]))
+                i++;
+        return i < cfg->n_prefixes;
 }
 
 struct sources {
@@ -121,47 +113,37 @@ static void open_sources(const struct request *rq, const struct config *cfg,
         }
 }
 
-/* Opens (creating if missing) the mount point for path below rootfd, one
- * component at a time and never following a symlink, so nothing in a
- * caller-writable directory can redirect a mount. */
-static int open_mountpoint(int rootfd, const char *path, bool want_dir)
+/* Opens (creating if missing) each component of a mount point; path_walk
+ * never follows a symlink, so nothing in a caller-writable directory can
+ * redirect a mount. */
+struct mountpoint { const char *path; bool want_dir; };
+
+static int mountpoint_step(int parent, const char *name, bool last, void *arg)
 {
-        auto_fd cur = dup(rootfd);
-        char comp[256];
+        const struct mountpoint *mp = arg;
+        bool dir = !last || mp->want_dir;
+        int fd = openat(parent, name, O_PATH | O_NOFOLLOW | O_CLOEXEC), made;
         struct stat st;
 
-        for (const char *p = path + 1; *p; p += strlen(comp) + (p[strlen(comp)] == '/')) {
-                size_t len = strcspn(p, "/");
-                bool dir = p[len] == '/' || want_dir;
-                int fd, made = 0;
-
-                if (len >= sizeof(comp))
-                        die("path too long: %s", path);
-                memcpy(comp, p, len);
-                comp[len] = '\0';
-                fd = openat(cur, comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-                if (fd < 0 && errno == ENOENT) {
-                        made = dir ? mkdirat(cur, comp, 0755)
-                                   : openat(cur, comp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0444);
-                        if (made < 0 || (!dir && close(made) < 0))
-                                die_errno("create %s in the sandbox", path);
-                        fd = openat(cur, comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-                }
-                if (fd < 0 || fstat(fd, &st) < 0)
-                        die_errno("mount point %s", path);
-                close(cur);
-                cur = fd;
-                if (dir ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode))
-                        die("mount point %s: unexpected file type (a symlink?)", path);
+        if (fd < 0 && errno == ENOENT) {
+                made = dir ? mkdirat(parent, name, 0755)
+                           : openat(parent, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0444);
+                if (made < 0 || (!dir && close(made) < 0))
+                        die_errno("create %s in the sandbox", mp->path);
+                fd = openat(parent, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
         }
-        return take_fd(&cur);
+        if (fd < 0 || fstat(fd, &st) < 0)
+                die_errno("mount point %s", mp->path);
+        if (dir ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode))
+                die("mount point %s: unexpected file type (a symlink?)", mp->path);
+        return fd;
 }
 
 static void attach(int mntfd, int rootfd, const char *path, bool is_dir)
 {
-        auto_fd target = open_mountpoint(rootfd, path, is_dir);
+        auto_fd target = path_walk(rootfd, path, mountpoint_step, &(struct mountpoint){ path, is_dir });
 
-        if (move_mount(mntfd, "", target, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
+        if (target < 0 || move_mount(mntfd, "", target, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
                 die_errno("mount %s in the sandbox", path);
 }
 
@@ -236,23 +218,18 @@ static void add_system_dirs(int rootfd)
         }
 }
 
-/* Only harmless character devices; no tty, so nothing reaches a terminal. */
 static void add_dev(int rootfd, const char *shm_size)
 {
-        static const char *const links[][2] = { { "fd", "/proc/self/fd" }, { "stdin", "/proc/self/fd/0" },
-                                                { "stdout", "/proc/self/fd/1" }, { "stderr", "/proc/self/fd/2" } };
         const char *opts[] = { "size", DEV_TMPFS_SIZE, "mode", "0755", NULL };
         struct mount_attr ro = { .attr_set = MOUNT_ATTR_RDONLY };
         auto_fd dev = new_fs("tmpfs", opts, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC);
 
-        for (size_t i = 0; i < sizeof(dev_nodes) / sizeof(dev_nodes[0]); i++) {
-                if (mknodat(dev, dev_nodes[i].name, S_IFCHR | 0666,
-                            makedev(dev_nodes[i].major, dev_nodes[i].minor)) < 0)
-                        die_errno("mknod /dev/%s", dev_nodes[i].name);
-        }
-        for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
-                if (symlinkat(links[i][1], dev, links[i][0]) < 0)
-                        die_errno("symlink /dev/%s", links[i][0]);
+        for (size_t i = 0; i < sizeof(dev_entries) / sizeof(dev_entries[0]); i++) {
+                const char *name = dev_entries[i].name, *link = dev_entries[i].link;
+                dev_t dev_id = makedev(dev_entries[i].major, dev_entries[i].minor);
+
+                if (link ? symlinkat(link, dev, name) < 0 : mknodat(dev, name, S_IFCHR | 0666, dev_id) < 0)
+                        die_errno("create /dev/%s", name);
         }
         if (mkdirat(dev, "shm", 0755) < 0)
                 die_errno("mkdir /dev/shm");

@@ -1,16 +1,9 @@
 /* Who the caller is, whether they may run sandboxes, and dropping to them.
  * Capabilities are handled with capget/capset and prctl directly: no
  * library to load and initialise in every run for a few syscalls. */
-#include <errno.h>
 #include <grp.h>
-#include <limits.h>
 #include <pwd.h>
-#include <stdio.h>
-#include <string.h>
 #include <linux/capability.h>
-#include <sys/prctl.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include "helper.h"
 
@@ -38,9 +31,9 @@ static int check_bounding_set(char *err, size_t errlen)
 
         for (size_t i = 0; i < sizeof(needed) / sizeof(needed[0]); i++) {
                 if (prctl(PR_CAPBSET_READ, needed[i].cap, 0, 0, 0) != 1)
-                        return snprintf(err, errlen, "%s is missing from this process's bounding set "
-                                        "(a container without it?), so the helper cannot %s",
-                                        needed[i].name, needed[i].what), -1;
+                        return set_error(err, errlen, "%s is missing from this process's bounding set "
+                                         "(a container without it?), so the helper cannot %s",
+                                         needed[i].name, needed[i].what);
         }
         return 0;
 }
@@ -51,11 +44,9 @@ int privs_check_installed(char *err, size_t errlen)
                 return check_bounding_set(err, errlen);
         /* File capabilities would run us without the uid checks setuid gives. */
         if (caps_present())
-                snprintf(err, errlen, "installed with file capabilities, not setuid root: "
-                         "install with mode 4755 owned by root");
-        else
-                snprintf(err, errlen, "not installed setuid root");
-        return -1;
+                return set_error(err, errlen, "installed with file capabilities, not setuid root: "
+                                 "install with mode 4755 owned by root");
+        return set_error(err, errlen, "not installed setuid root");
 }
 
 static bool caller_in_group(gid_t primary, gid_t wanted)
@@ -84,18 +75,18 @@ int privs_identify_caller(const struct config *cfg, struct caller *who, char *er
         who->uid = getuid();
         who->gid = getgid();
         if (who->uid == 0)
-                return snprintf(err, errlen, "refusing to run a sandbox for root"), -1;
+                return set_error(err, errlen, "refusing to run a sandbox for root");
         pw = getpwuid(who->uid);
         if (!pw || strlen(pw->pw_name) >= sizeof(who->name) || strlen(pw->pw_dir) >= sizeof(who->home))
-                return snprintf(err, errlen, "uid %u has no usable passwd entry", (unsigned)who->uid), -1;
+                return set_error(err, errlen, "uid %u has no usable passwd entry", (unsigned)who->uid);
         strcpy(who->name, pw->pw_name);
         strcpy(who->home, pw->pw_dir);
         gr = getgrnam(cfg->group);
         if (!gr)
-                return snprintf(err, errlen, "group \"%s\" of %s does not exist", cfg->group, cfg->path), -1;
+                return set_error(err, errlen, "group \"%s\" of %s does not exist", cfg->group, cfg->path);
         if (!caller_in_group(who->gid, gr->gr_gid))
-                return snprintf(err, errlen, "user %s is not in group \"%s\" and may not use the helper",
-                                who->name, cfg->group), -1;
+                return set_error(err, errlen, "user %s is not in group \"%s\" and may not use the helper",
+                                 who->name, cfg->group);
         return 0;
 }
 

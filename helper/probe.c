@@ -1,15 +1,18 @@
 /* --probe: can this helper run a sandbox here, for this caller? JSON on
  * stdout; exit 0 only when it can. */
-#include <sched.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
 #include "helper.h"
 
-static void print_limits(const char *name, const uint64_t *values)
+static void print_str(const char *before, const char *s)
 {
-        printf("\"%s\":{", name);
+        char esc[2 * SBX_ERRLEN];
+
+        json_write_string(esc, sizeof(esc), s);
+        printf("%s\"%s\"", before, esc);
+}
+
+static void print_limits(const char *before, const uint64_t *values)
+{
+        printf("%s{", before);
         for (int i = 0; i < LIM_COUNT; i++) {
                 const char *sep = i ? "," : "";
 
@@ -25,22 +28,15 @@ static void print_limits(const char *name, const uint64_t *values)
 
 static void print_config(const struct config *cfg, bool valid, const char *error)
 {
-        char esc[2 * SBX_ERRLEN];
-
-        json_write_string(esc, sizeof(esc), cfg->path);
-        printf("\"config\":{\"path\":\"%s\",\"valid\":%s,", esc, valid ? "true" : "false");
-        json_write_string(esc, sizeof(esc), error);
-        printf("\"error\":\"%s\",", esc);
-        json_write_string(esc, sizeof(esc), cfg->group);
-        printf("\"group\":\"%s\",", esc);
-        print_limits("defaults", cfg->deflt);
-        printf(",");
-        print_limits("ceilings", cfg->max);
+        print_str(",\"config\":{\"path\":", cfg->path);
+        printf(",\"valid\":%s", valid ? "true" : "false");
+        print_str(",\"error\":", error);
+        print_str(",\"group\":", cfg->group);
+        print_limits(",\"defaults\":", cfg->deflt);
+        print_limits(",\"ceilings\":", cfg->max);
         printf(",\"ro_bind_prefixes\":[");
-        for (size_t i = 0; i < cfg->n_prefixes; i++) {
-                json_write_string(esc, sizeof(esc), cfg->prefixes[i]);
-                printf("%s\"%s\"", i ? "," : "", esc);
-        }
+        for (size_t i = 0; i < cfg->n_prefixes; i++)
+                print_str(i ? "," : "", cfg->prefixes[i]);
         printf("],\"allow_network\":false}");
 }
 
@@ -57,26 +53,28 @@ static bool caller_gets_userns(void)
 void probe_run(void)
 {
         char err[SBX_ERRLEN] = "", conf_err[SBX_ERRLEN] = "", who_err[SBX_ERRLEN] = "";
-        char reason[2 * SBX_ERRLEN] = "";
+        struct pids_cgroup cg;
         struct config cfg;
         struct caller who;
         bool setuid_ok = privs_check_installed(err, sizeof(err)) == 0;
         bool conf_ok = config_load(&cfg, conf_err, sizeof(conf_err)) == 0;
         bool allowed = conf_ok && privs_identify_caller(&cfg, &who, who_err, sizeof(who_err)) == 0;
+        bool cg_ok = pids_cgroup_open(&cg, conf_ok ? cfg.pids_cgroup : "") && pids_cgroup_usable(&cg);
         bool userns = caller_gets_userns();
         bool ok = setuid_ok && conf_ok && allowed;
 
-        if (!setuid_ok)
-                json_write_string(reason, sizeof(reason), err);
-        else if (!conf_ok)
-                json_write_string(reason, sizeof(reason), conf_err);
-        else if (!allowed)
-                json_write_string(reason, sizeof(reason), who_err);
-        printf("{\"version\":\"%s\",\"ok\":%s,\"reason\":\"%s\",\"installed_setuid\":%s,",
-               SBX_VERSION, ok ? "true" : "false", reason, setuid_ok ? "true" : "false");
+        printf("{\"version\":\"%s\",\"ok\":%s", SBX_VERSION, ok ? "true" : "false");
+        print_str(",\"reason\":", !setuid_ok ? err : !conf_ok ? conf_err : !allowed ? who_err : "");
+        printf(",\"installed_setuid\":%s", setuid_ok ? "true" : "false");
         print_config(&cfg, conf_ok, conf_err);
-        printf(",\"host\":{\"user_namespaces\":%s,\"nproc_mode\":\"%s\",\"seccomp\":true,"
-               "\"network\":\"loopback only\"},", userns ? "true" : "false", userns ? "userns" : "rlimit");
+        printf(",\"host\":{\"user_namespaces\":%s,\"nproc_mode\":\"%s\",\"pids_cgroup\":",
+               userns ? "true" : "false", userns ? "userns" : cg_ok ? "cgroup" : "rlimit");
+        if (cg.path) {
+                print_str("{\"path\":", cg.path);
+                print_str(cg_ok ? ",\"usable\":true,\"why_not\":" : ",\"usable\":false,\"why_not\":", cg.why);
+        }
+        printf(cg.path ? "}," : "null,");
+        printf("\"seccomp\":true,\"network\":\"loopback only\"},");
         printf("\"caller\":{\"uid\":%u,\"allowed\":%s}}\n", (unsigned)getuid(), allowed ? "true" : "false");
         exit(ok ? 0 : SBX_EXIT_SETUP);
 }

@@ -1,25 +1,13 @@
 /* The run: the supervisor (outside) clones init into new namespaces; init
  * builds the root, forks the candidate and reaps everything; the candidate
- * drops to the caller and execs. Init and the candidate report to the
- * supervisor over a private pipe, in NUL-terminated records:
- *   E<message>   setup failed (from die())
- *   M<mode>      how the process count is capped (userns, rlimit), from init
- *   R<status>    the candidate's wait status, from init at the end */
-#include <errno.h>
-#include <fcntl.h>
-#include <sched.h>
+ * drops to the caller and execs. Init and the candidate fill in the
+ * outcome they share with the supervisor (a MAP_SHARED page, gone at exec):
+ * die()'s message, nproc_mode, and at the end the candidate's wait status. */
 #include <linux/sched.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/prctl.h>
-#include <sys/resource.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <syslog.h>
 #include <time.h>
@@ -35,26 +23,18 @@ struct run {
         const struct config *cfg;
         const struct caller *who;
         scmp_filter_ctx seccomp;
-        int report[2];          /* init, candidate -> supervisor */
+        struct outcome *out;    /* shared with init and the candidate */
+        int alive[2];           /* a pipe: POLLERR on [1] once the supervisor is gone */
         int host_proc;          /* the host's /proc, for the rlimit fallback */
-};
-
-struct outcome {
-        const char *status;
-        char nproc_mode[16];
-        int exit_code, signal, helper_exit, wait_status;
-        bool setup_failed, reaped;
-        double wall_s, cpu_s;
-        long max_rss_kb;
-        char message[SBX_ERRLEN];
+        struct pids_cgroup cg;
 };
 
 /* Init dies with the supervisor. Credential changes reset the death signal,
- * so it is set after each; a report pipe without reader (POLLERR) means the
+ * so it is set after each; a pipe without reader (POLLERR) means the
  * supervisor died before that. */
 static void exit_if_orphaned(const struct run *run)
 {
-        struct pollfd pfd = { .fd = run->report[1], .events = POLLOUT };
+        struct pollfd pfd = { .fd = run->alive[1], .events = POLLOUT };
 
         if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
                 die_errno("PR_SET_PDEATHSIG");
@@ -80,18 +60,19 @@ static void build_env(const struct request *rq, char **envp, char *home_var)
 }
 
 /* RLIMIT_NPROC counts per user namespace (Linux >= 5.14): in a namespace of
- * its own the cap holds for this run alone. Init writes the id maps. Else
- * (the kernel refuses: a host that turned them off) the cap is per uid, on
- * top of what the caller already runs. */
+ * its own the cap holds for this run alone. Init writes the id maps. Where
+ * the kernel refuses one, init answers 'c' once it has put us in a pids
+ * cgroup, else the cap is per uid, on top of what the caller already runs. */
 static void cap_process_count(const struct run *run, int init_sock)
 {
         rlim_t nproc = run->rq->limit[LIM_NPROC];
-        bool userns = unshare(CLONE_NEWUSER) == 0;
-        char go;
+        char mode = unshare(CLONE_NEWUSER) == 0 ? 'u' : 'r';
 
-        if (write(init_sock, userns ? "u" : "r", 1) != 1 || read(init_sock, &go, 1) != 1)
+        if (write(init_sock, &mode, 1) != 1 || read(init_sock, &mode, 1) != 1)
                 die("init did not answer");
-        if (userns)
+        if (mode == 'c')
+                return;         /* pids.max caps the run; RLIMIT_NPROC stays unlimited */
+        if (mode == 'u')
                 privs_clear_caps();
         else
                 nproc += (rlim_t)limits_count_processes(run->host_proc, run->who->uid);
@@ -125,7 +106,7 @@ __attribute__((noreturn)) static void candidate_main(const struct run *run, int 
         build_env(run->rq, envp, home_var);
         if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
                 die_errno("no_new_privs");
-        /* Every fd but 0-2 goes at exec; the report pipe stays usable until then. */
+        /* Every fd but 0-2 goes at exec. */
         if (syscall(SYS_close_range, 3, ~0U, CLOSE_RANGE_CLOEXEC) < 0)
                 die_errno("close_range");
         rc = seccomp_load(run->seccomp);
@@ -137,48 +118,38 @@ __attribute__((noreturn)) static void candidate_main(const struct run *run, int 
         die_errno("cannot execute %s", run->rq->argv[0]);
 }
 
-static void write_proc_file(pid_t pid, const char *file, const char *text)
+static void write_id_map(pid_t cpid, const char *file, unsigned id)
 {
-        char path[64];
-        auto_fd fd = -1;
+        char path[64], map[64];
 
-        snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, file);
-        fd = open(path, O_WRONLY | O_CLOEXEC);
-        if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text))
+        snprintf(path, sizeof(path), "/proc/%d/%s", (int)cpid, file);
+        snprintf(map, sizeof(map), "%u %u 1", id, id);
+        if (write_file_at(AT_FDCWD, path, strcmp(file, "setgroups") ? map : "deny") < 0)
                 die_errno("write %s", path);
 }
 
-/* The candidate's user namespace maps only the caller's uid and gid. */
-static const char *init_map_candidate(const struct run *run, pid_t cpid, int cand_sock)
+/* The candidate's user namespace maps only the caller's uid and gid; without
+ * one, the candidate goes into a pids cgroup of its own if one is delegated. */
+static void init_cap_candidate(struct run *run, pid_t cpid, int cand_sock)
 {
-        char kind, map[64];
+        char mode;
 
-        if (read(cand_sock, &kind, 1) != 1)
-                return "none";          /* it died; its message is on the report pipe */
-        if (kind == 'u') {
-                write_proc_file(cpid, "setgroups", "deny");
-                snprintf(map, sizeof(map), "%u %u 1", (unsigned)run->who->uid, (unsigned)run->who->uid);
-                write_proc_file(cpid, "uid_map", map);
-                snprintf(map, sizeof(map), "%u %u 1", (unsigned)run->who->gid, (unsigned)run->who->gid);
-                write_proc_file(cpid, "gid_map", map);
+        if (read(cand_sock, &mode, 1) != 1)
+                return;                 /* it died, and die() said why */
+        if (mode == 'u') {
+                write_id_map(cpid, "setgroups", 0);
+                write_id_map(cpid, "uid_map", (unsigned)run->who->uid);
+                write_id_map(cpid, "gid_map", (unsigned)run->who->gid);
+        } else if (pids_cgroup_enter(&run->cg, cpid, run->rq->limit[LIM_NPROC])) {
+                mode = 'c';
+        } else if (run->cg.path) {
+                snprintf(run->out->message, sizeof(run->out->message), "pids_cgroup %s: %s: nproc_mode rlimit",
+                         run->cg.path, run->cg.why);
         }
-        if (write(cand_sock, "g", 1) != 1)
+        if (write(cand_sock, &mode, 1) != 1)
                 die_errno("signal the candidate");
-        return kind == 'u' ? "userns" : "rlimit";
-}
-
-__attribute__((format(printf, 2, 3)))
-static void send_record(const struct run *run, const char *fmt, ...)
-{
-        char record[64];
-        va_list ap;
-        int n;
-
-        va_start(ap, fmt);
-        n = vsnprintf(record, sizeof(record), fmt, ap);
-        va_end(ap);
-        if (write(run->report[1], record, (size_t)n + 1) < 0)
-                die_errno("report to the supervisor");
+        snprintf(run->out->nproc_mode, sizeof(run->out->nproc_mode), "%s",
+                 mode == 'u' ? "userns" : mode == 'c' ? "cgroup" : "rlimit");
 }
 
 /* Pid 1 reaps orphans; when the candidate ends, everything else goes too. */
@@ -201,7 +172,8 @@ __attribute__((noreturn)) static void init_main(struct run *run)
         int sock[2];            /* init <-> candidate, for the user namespace maps */
         pid_t cpid;
 
-        die_report_to(run->report[1], false);
+        die_report_to(-1, run->out);
+        close(run->alive[0]);           /* else our own read end keeps the pipe alive */
         if (run->rq->status_fd >= 0)
                 close(run->rq->status_fd);
         exit_if_orphaned(run);
@@ -220,11 +192,14 @@ __attribute__((noreturn)) static void init_main(struct run *run)
                 candidate_main(run, sock[1]);
         }
         close(sock[1]);
-        send_record(run, "M%s", init_map_candidate(run, cpid, sock[0]));
+        init_cap_candidate(run, cpid, sock[0]);
         close(run->host_proc);
+        close_fdp(&run->cg.dir);
+        close_fdp(&run->cg.host_ns);
         privs_drop_to(run->who);
         exit_if_orphaned(run);
-        send_record(run, "R%d", init_reap(cpid));
+        run->out->wait_status = init_reap(cpid);
+        run->out->reaped = true;
         _exit(0);
 }
 
@@ -254,28 +229,6 @@ static bool wait_for_init(int pidfd, const struct timespec *start, uint64_t time
         if (syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0) < 0)
                 die_errno("kill the sandbox");
         return true;
-}
-
-static void read_reports(int fd, struct outcome *out)
-{
-        char buf[4096];
-        size_t len = 0;
-        ssize_t n;
-
-        while (len < sizeof(buf) - 1 && (n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
-                len += (size_t)n;
-        buf[len] = '\0';
-        for (char *rec = buf; rec < buf + len; rec += strlen(rec) + 1) {
-                if (rec[0] == 'E' && !out->setup_failed) {
-                        out->setup_failed = true;
-                        snprintf(out->message, sizeof(out->message), "%s", rec + 1);
-                } else if (rec[0] == 'M') {
-                        snprintf(out->nproc_mode, sizeof(out->nproc_mode), "%s", rec + 1);
-                } else if (rec[0] == 'R') {
-                        out->reaped = true;
-                        out->wait_status = atoi(rec + 1);
-                }
-        }
 }
 
 static void classify(const struct request *rq, bool timed_out, struct outcome *out)
@@ -312,14 +265,9 @@ static void classify(const struct request *rq, bool timed_out, struct outcome *o
 
 static void write_status(const struct request *rq, const struct caller *who, const struct outcome *out)
 {
-        char msg[2 * SBX_ERRLEN], line[3 * SBX_ERRLEN], prog[256];
-        int n;
+        char line[3 * SBX_ERRLEN], prog[256];
+        int n = outcome_format(out, line, sizeof(line));
 
-        json_write_string(msg, sizeof(msg), out->message);
-        n = snprintf(line, sizeof(line), "{\"status\":\"%s\",\"exit_code\":%d,\"signal\":%d,"
-                     "\"wall_s\":%.4f,\"cpu_s\":%.4f,\"max_rss_kb\":%ld,\"nproc_mode\":\"%s\","
-                     "\"message\":\"%s\"}\n", out->status, out->exit_code, out->signal,
-                     out->wall_s, out->cpu_s, out->max_rss_kb, out->nproc_mode, msg);
         if (rq->status_fd >= 0 && write(rq->status_fd, line, (size_t)n) != n)
                 fprintf(stderr, "sbx-helper: writing the status: %s\n", strerror(errno));
         json_write_string(prog, sizeof(prog), rq->argv[0]);
@@ -332,18 +280,21 @@ void supervise_run(const struct request *rq, const struct config *cfg, const str
                    void *seccomp_ctx)
 {
         struct run run = { .rq = rq, .cfg = cfg, .who = who, .seccomp = seccomp_ctx };
-        struct outcome out = { .status = "setup-error", .nproc_mode = "none" };
+        struct outcome *out = mmap(NULL, sizeof(*out), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
         int pidfd = -1, status;
         struct timespec start;
         struct rusage ru;
         bool timed_out;
         pid_t pid;
 
-        if (pipe2(run.report, O_CLOEXEC) < 0)
-                die_errno("pipe");
+        if (out == MAP_FAILED || pipe2(run.alive, O_CLOEXEC) < 0)
+                die_errno("set up the sandbox's outcome");
+        *out = (struct outcome){ .status = "setup-error", .nproc_mode = "none" };
+        run.out = out;
         run.host_proc = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (run.host_proc < 0)
                 die_errno("open /proc");
+        pids_cgroup_open(&run.cg, cfg->pids_cgroup);
         /* A caller's SIG_IGN for SIGCHLD would reap init before we wait for it. */
         if (signal(SIGCHLD, SIG_DFL) == SIG_ERR)
                 die_errno("reset SIGCHLD");
@@ -359,19 +310,20 @@ void supervise_run(const struct request *rq, const struct config *cfg, const str
                 die_errno("create the sandbox namespaces");
         if (pid == 0)
                 init_main(&run);
-        close(run.report[1]);
+        close(run.alive[1]);
         close(run.host_proc);
         timed_out = wait_for_init(pidfd, &start, rq->limit[LIM_TIMEOUT]);
         while (wait4(pid, &status, 0, &ru) < 0) {
                 if (errno != EINTR)
                         die_errno("wait for the sandbox");
         }
-        out.wall_s = seconds_since(&start);
-        out.cpu_s = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
-                    (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
-        out.max_rss_kb = ru.ru_maxrss;
-        read_reports(run.report[0], &out);
-        classify(rq, timed_out, &out);
-        write_status(rq, who, &out);
-        _exit(out.helper_exit);         /* nothing is buffered; skip the libraries' exit handlers */
+        out->wall_s = seconds_since(&start);
+        out->cpu_s = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+                     (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+        out->max_rss_kb = ru.ru_maxrss;
+        if (strcmp(out->nproc_mode, "userns") != 0)     /* init, and the whole pid namespace, is gone */
+                pids_cgroup_remove(&run.cg, out->message, sizeof(out->message));
+        classify(rq, timed_out, out);
+        write_status(rq, who, out);
+        _exit(out->helper_exit);         /* nothing is buffered; skip the libraries' exit handlers */
 }

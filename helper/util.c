@@ -1,19 +1,26 @@
-/* die() and small pure helpers shared by the helper's phases. */
-#include <errno.h>
+/* die(), the status line, and small helpers shared by the helper's phases. */
 #include <stdarg.h>
-#include <stdio.h>
-#include <string.h>
 
 #include "helper.h"
 
 /* The one piece of process state besides the request: where a failure is
  * reported, so that the status line says why the sandbox was not set up. */
-static struct { int fd; bool as_json; } die_target = { -1, false };
+static struct { int status_fd; struct outcome *shared; } die_target = { -1, NULL };
 
-void die_report_to(int fd, bool as_json)
+void die_report_to(int status_fd, struct outcome *shared)
 {
-        die_target.fd = fd;
-        die_target.as_json = as_json;
+        die_target.status_fd = status_fd;
+        die_target.shared = shared;
+}
+
+int set_error(char *err, size_t errlen, const char *fmt, ...)
+{
+        va_list ap;
+
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+        return -1;
 }
 
 void json_write_string(char *out, size_t outlen, const char *s)
@@ -33,43 +40,41 @@ void json_write_string(char *out, size_t outlen, const char *s)
         out[n] = '\0';
 }
 
-__attribute__((noreturn)) static void die_with(int errnum, const char *fmt, va_list ap)
+/* One line of JSON, the status line of docs/helper-contract.md. */
+int outcome_format(const struct outcome *out, char *line, size_t len)
 {
-        char msg[SBX_ERRLEN], esc[2 * SBX_ERRLEN], line[3 * SBX_ERRLEN];
-        int n = vsnprintf(msg, sizeof(msg), fmt, ap);
+        char msg[2 * SBX_ERRLEN];
 
-        if (errnum && n >= 0 && (size_t)n < sizeof(msg))
-                snprintf(msg + n, sizeof(msg) - (size_t)n, ": %s", strerror(errnum));
-        n = snprintf(line, sizeof(line), "sbx-helper: %s\n", msg);
+        json_write_string(msg, sizeof(msg), out->message);
+        return snprintf(line, len, "{\"status\":\"%s\",\"exit_code\":%d,\"signal\":%d,\"wall_s\":%.4f,"
+                        "\"cpu_s\":%.4f,\"max_rss_kb\":%ld,\"nproc_mode\":\"%s\",\"message\":\"%s\"}\n",
+                        out->status, out->exit_code, out->signal, out->wall_s, out->cpu_s,
+                        out->max_rss_kb, out->nproc_mode, msg);
+}
+
+void die_with(int errnum, const char *fmt, ...)
+{
+        struct outcome out = { .status = "setup-error", .nproc_mode = "none" };
+        char line[3 * SBX_ERRLEN];
+        va_list ap;
+        int n;
+
+        va_start(ap, fmt);
+        n = vsnprintf(out.message, sizeof(out.message), fmt, ap);
+        va_end(ap);
+        if (errnum && n >= 0 && (size_t)n < sizeof(out.message))
+                snprintf(out.message + n, sizeof(out.message) - (size_t)n, ": %s", strerror(errnum));
+        n = snprintf(line, sizeof(line), "sbx-helper: %s\n", out.message);
         if (write(STDERR_FILENO, line, (size_t)n) < 0)
                 n = 0;  /* nowhere left to say it */
-        json_write_string(esc, sizeof(esc), msg);
-        if (die_target.fd >= 0 && die_target.as_json)
-                n = snprintf(line, sizeof(line), "{\"status\":\"setup-error\",\"exit_code\":0,\"signal\":0,"
-                             "\"wall_s\":0,\"cpu_s\":0,\"max_rss_kb\":0,\"nproc_mode\":\"none\","
-                             "\"message\":\"%s\"}\n", esc);
-        else    /* records on the report pipe end with a NUL */
-                n = snprintf(line, sizeof(line), "E%s", msg) + 1;
-        if (die_target.fd >= 0 && write(die_target.fd, line, (size_t)n) < 0)
+        if (die_target.shared && !die_target.shared->setup_failed) {
+                die_target.shared->setup_failed = true;
+                memcpy(die_target.shared->message, out.message, sizeof(out.message));
+        }
+        n = outcome_format(&out, line, sizeof(line));
+        if (die_target.status_fd >= 0 && write(die_target.status_fd, line, (size_t)n) < 0)
                 n = 0;
         _exit(SBX_EXIT_SETUP);
-}
-
-void die(const char *fmt, ...)
-{
-        va_list ap;
-
-        va_start(ap, fmt);
-        die_with(0, fmt, ap);
-}
-
-void die_errno(const char *fmt, ...)
-{
-        int saved = errno;
-        va_list ap;
-
-        va_start(ap, fmt);
-        die_with(saved, fmt, ap);
 }
 
 /* Absolute, no empty, "." or ".." components, no trailing slash: the path
@@ -97,4 +102,37 @@ bool path_is_under(const char *path, const char *prefix)
 
         return strcmp(prefix, "/") == 0 ||
                (strncmp(path, prefix, len) == 0 && (path[len] == '\0' || path[len] == '/'));
+}
+
+/* Each component is opened by step() below the one before, which never
+ * follows a symlink, so nothing on the way can redirect the walk. */
+int path_walk(int dirfd, const char *path, path_step step, void *arg)
+{
+        auto_fd cur = fcntl(dirfd, F_DUPFD_CLOEXEC, 3);
+        char name[256];
+
+        for (const char *p = path + strspn(path, "/"); *p && cur >= 0; p += strspn(p, "/")) {
+                size_t len = strcspn(p, "/");
+                int next;
+
+                if (len >= sizeof(name))
+                        return errno = ENAMETOOLONG, -1;
+                memcpy(name, p, len);
+                name[len] = '\0';
+                p += len;
+                next = step(cur, name, p[strspn(p, "/")] == '\0', arg);
+                close(cur);
+                cur = next;
+        }
+        return take_fd(&cur);
+}
+
+int write_file_at(int dirfd, const char *path, const char *text)
+{
+        auto_fd fd = openat(dirfd, path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+        ssize_t len = (ssize_t)strlen(text);
+
+        if (fd < 0 || write(fd, text, (size_t)len) != len)
+                return -1;
+        return 0;
 }

@@ -35,6 +35,7 @@ static void test_full_config_parses(void **state)
         assert_int_equal(cfg.deflt[LIM_TMPFS], 10 << 20);
         assert_int_equal(cfg.n_prefixes, 2);
         assert_string_equal(cfg.prefixes[1], "/usr/local");
+        assert_string_equal(cfg.pids_cgroup, "");
 }
 
 /* Each bad config is refused with "test.conf:LINE:" naming the line. */
@@ -69,6 +70,41 @@ static void test_inconsistent_configs_are_refused(void **state)
         expect_error_at("default_timeout = 5\n", 0, "group");
         expect_error_at("group = sbx\ndefault_nproc = 100\nmax_nproc = 10\n", 0, "default_nproc");
         expect_error_at("group = sbx\ndefault_memory = none\n", 0, "default_memory");
+}
+
+/* A cgroup directory the admin delegated; the helper writes there as root,
+ * so nothing but a clean path below /sys/fs/cgroup/ is accepted. */
+static void test_pids_cgroup(void **state)
+{
+        char long_line[400], long_path[300];
+        struct config cfg;
+        char err[SBX_ERRLEN] = "";
+
+        assert_int_equal(parse(&cfg, "group = g\npids_cgroup = /sys/fs/cgroup/sbx\n", err, sizeof(err)), 0);
+        assert_string_equal(cfg.pids_cgroup, "/sys/fs/cgroup/sbx");
+        assert_int_equal(parse(&cfg, "group = g\npids_cgroup = /sys/fs/cgroup/a/b.c\n", err, sizeof(err)), 0);
+        assert_string_equal(cfg.pids_cgroup, "/sys/fs/cgroup/a/b.c");
+        expect_error_at("group = g\npids_cgroup = sys/fs/cgroup/sbx\n", 2, "pids_cgroup");
+        expect_error_at("group = g\npids_cgroup = /sys/fs/cgroup\n", 2, "pids_cgroup");
+        expect_error_at("group = g\npids_cgroup = /sys/fs/cgroup/\n", 2, "pids_cgroup");
+        expect_error_at("group = g\npids_cgroup = /sys/fs/cgroupx/sbx\n", 2, "pids_cgroup");
+        expect_error_at("group = g\npids_cgroup = /tmp/sbx\n", 2, "pids_cgroup");
+        expect_error_at("group = g\npids_cgroup = /sys/fs/cgroup/../../etc\n", 2, "pids_cgroup");
+        expect_error_at("group = g\npids_cgroup = /sys/fs/cgroup/sbx/..\n", 2, "pids_cgroup");
+        expect_error_at("group = g\npids_cgroup = /sys/fs/cgroup/a..b\n", 2, "pids_cgroup");
+        expect_error_at("group = g\npids_cgroup = /sys/fs/cgroup/./sbx\n", 2, "pids_cgroup");
+        expect_error_at("group = g\npids_cgroup = /sys/fs/cgroup//sbx\n", 2, "pids_cgroup");
+        expect_error_at("group = g\npids_cgroup =\n", 2, "pids_cgroup");
+        /* 256 bytes and more: too long for the helper's buffer. */
+        memset(long_path, 'a', sizeof(long_path));
+        memcpy(long_path, "/sys/fs/cgroup/", 15);
+        long_path[256] = '\0';
+        snprintf(long_line, sizeof(long_line), "group = g\npids_cgroup = %s\n", long_path);
+        expect_error_at(long_line, 2, "pids_cgroup");
+        long_path[255] = '\0';
+        snprintf(long_line, sizeof(long_line), "group = g\npids_cgroup = %s\n", long_path);
+        assert_int_equal(parse(&cfg, long_line, err, sizeof(err)), 0);
+        assert_int_equal(strlen(cfg.pids_cgroup), 255);
 }
 
 static void test_defaults_fill_and_ceilings_refuse(void **state)
@@ -116,6 +152,7 @@ int main(void)
                 cmocka_unit_test(test_full_config_parses),
                 cmocka_unit_test(test_bad_lines_name_file_and_line),
                 cmocka_unit_test(test_inconsistent_configs_are_refused),
+                cmocka_unit_test(test_pids_cgroup),
                 cmocka_unit_test(test_defaults_fill_and_ceilings_refuse),
                 cmocka_unit_test(test_path_helpers),
         };
