@@ -2,7 +2,8 @@
 # Start-up cost of the sandbox: `/usr/bin/python3 -I -c pass` bare, under
 # the setuid sbx-helper, under bubblewrap with the same isolation, and under
 # `unshare -rn`, interleaved round-robin (so drift hits all alike); median,
-# p90, ratio to bare and overhead in ms.
+# p90, ratio to bare and overhead in ms; then /bin/true bare and under the
+# helper, for what a process alone costs on this host.
 #   As root: sets up the test user and a temp root with a setuid helper
 #   (tests/lib/setup-root.sh), measures as that user, removes the root.
 #   ROUNDS=200 (default), BUILD=build, TIMERUN=$BUILD/bench/timerun.
@@ -35,3 +36,12 @@ chmod 0644 "$spec"
 
 echo "helper-bench: $rounds rounds, as $SBX_TEST_USER, $(uname -r), $(nproc) cpus"
 as_bench_user / "$SBX_TEST_ROOT/bin/timerun" "$rounds" "$spec"
+
+# What one process costs on this host, whatever the sandbox: /bin/true bare
+# and under the helper (fork + exec + wait; the helper adds its own exec and
+# two forks: init and the candidate).
+spec_true=$SBX_TEST_ROOT/etc/bench-true.spec
+printf 'bare-true\t/bin/true\nsbx-helper-true\t%s\t--\t/bin/true\n' "$SBX_HELPER" > "$spec_true"
+chmod 0644 "$spec_true"
+echo "helper-bench: the same for /bin/true, $rounds rounds"
+as_bench_user / "$SBX_TEST_ROOT/bin/timerun" "$rounds" "$spec_true"
