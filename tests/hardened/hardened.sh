@@ -99,3 +99,31 @@ probe_json() {
 }
 verdict() { awk -v t="$1" '$1 == t { print $2 }' "$T/tiers"; }
 reason() { awk -v t="$1" '$1 == t { $1 = ""; $2 = ""; sub(/^ +/, ""); print }' "$T/tiers"; }
+
+# put_fork_payloads DIR: DIR/forks.py forks up to 500 sleepers and prints
+# "EAGAIN N" when the cap stops it (else "UNLIMITED N"); DIR/bomb.py forks
+# without end.
+put_fork_payloads() {
+        put "$1/forks.py" <<'PY'
+import os, time
+n = 0
+try:
+    while n < 500:
+        if os.fork() == 0:
+            time.sleep(30)
+            os._exit(0)
+        n += 1
+except BlockingIOError:
+    print("EAGAIN", n)
+else:
+    print("UNLIMITED", n)
+PY
+        put "$1/bomb.py" <<'PY'
+import os
+while True:
+    try:
+        os.fork()
+    except OSError:
+        pass
+PY
+}

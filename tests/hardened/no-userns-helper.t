@@ -44,28 +44,7 @@ else
         not_ok "control: the helper runs at all"; show_run
 fi
 
-put "$W/forks.py" <<'PY'
-import os, time
-n = 0
-try:
-    while n < 500:
-        if os.fork() == 0:
-            time.sleep(30)
-            os._exit(0)
-        n += 1
-except BlockingIOError:
-    print("EAGAIN", n)
-else:
-    print("UNLIMITED", n)
-PY
-put "$W/bomb.py" <<'PY'
-import os
-while True:
-    try:
-        os.fork()
-    except OSError:
-        pass
-PY
+put_fork_payloads "$W"
 
 field() { awk -v f="$1:" '$1 == f { print $2 }' "$T/out"; }
 

@@ -21,16 +21,7 @@ NPROC=30
 skip() { ok "$1 # skip $2"; }
 
 # A helper of our own, reading its config from a directory this test owns.
-alt=$(mktemp -d /tmp/sbx-alt.XXXXXX); chmod 0755 "$alt"
-at_exit "rm -rf $alt"
-. "$SBX_TEST_ROOT/tests/lib/setup-root.sh"
-mkdir -p "$alt/etc"
-(build_helper "$SBX_REPO" "$alt" "$alt/etc/helper.conf") >/dev/null 2>&1
-if [ -u "$alt/libexec/sbx-helper" ]; then
-        ok "a helper with its config in $alt builds"
-else
-        not_ok "a helper with its config in $alt builds"; done_testing
-fi
+build_alt_helper
 SBX_HELPER=$alt/libexec/sbx-helper
 CONF=$alt/etc/helper.conf
 
@@ -152,20 +143,7 @@ if [ "$rc" -eq 0 ] && [ "$(jfield nproc_mode)" = cgroup ] && [ -z "$(jfield mess
 else
         not_ok "a run is capped by the pids cgroup (nproc_mode cgroup)"; show_run
 fi
-put "$W/forks.py" <<'PY'
-import os, time
-n = 0
-try:
-    while n < 500:
-        if os.fork() == 0:
-            time.sleep(30)
-            os._exit(0)
-        n += 1
-except BlockingIOError:
-    print("EAGAIN", n)
-else:
-    print("UNLIMITED", n)
-PY
+put_fork_payloads "$W"
 hx_run --workdir "$W" --nproc $NPROC --timeout 20 -- /usr/bin/python3 -I "$W/forks.py"
 read -r verdict forks < "$T/out"
 if [ "$verdict" = EAGAIN ] && [ "$forks" -ge 1 ] && [ "$forks" -lt $NPROC ]; then
@@ -173,14 +151,6 @@ if [ "$verdict" = EAGAIN ] && [ "$forks" -ge 1 ] && [ "$forks" -lt $NPROC ]; the
 else
         not_ok "forking stops at --nproc in the pids cgroup"; show_run
 fi
-put "$W/bomb.py" <<'PY'
-import os
-while True:
-    try:
-        os.fork()
-    except OSError:
-        pass
-PY
 HX_HOSTILE=60 hx_run --workdir "$W" --nproc $NPROC --timeout 5 -- /usr/bin/python3 -I "$W/bomb.py"
 for _ in 1 2 3 4 5 6 7 8 9 10; do
         [ -z "$(user_pids "$W/bomb.py")" ] && break

@@ -37,16 +37,7 @@ fi
 
 # A second helper, built to read its config from a directory this test
 # controls, so the config can be made unsafe in each way in turn.
-alt=$(mktemp -d /tmp/sbx-alt.XXXXXX); chmod 0755 "$alt"
-at_exit "rm -rf $alt"
-. "$SBX_TEST_ROOT/tests/lib/setup-root.sh"
-mkdir -p "$alt/etc"
-(build_helper "$SBX_REPO" "$alt" "$alt/etc/helper.conf") >/dev/null 2>&1
-if [ -u "$alt/libexec/sbx-helper" ]; then
-        ok "a second helper with its config in $alt builds"
-else
-        not_ok "a second helper with its config in $alt builds"; done_testing
-fi
+build_alt_helper
 good_conf() { write_helper_conf "$SBX_REPO/policy/helper.conf" "$alt/etc/helper.conf" "$SBX_TEST_GROUP"; }
 HRUN_HELPER=$alt/libexec/sbx-helper
 

@@ -169,3 +169,19 @@ payload() {
 # user_pids PATTERN: pids of the test user's processes whose command line
 # matches PATTERN (a marker unique to the test, so nothing else is counted).
 user_pids() { pgrep -u "$SBX_TEST_USER" -f "$1" || true; }
+
+# build_alt_helper: a helper of the test's own, built to read its config
+# from $alt/etc/helper.conf, a directory the test controls (removed at
+# exit); sets alt. Its build is a test: a failure ends the script.
+build_alt_helper() {
+        alt=$(mktemp -d /tmp/sbx-alt.XXXXXX); chmod 0755 "$alt"
+        at_exit "rm -rf $alt"
+        . "$SBX_TEST_ROOT/tests/lib/setup-root.sh"
+        mkdir -p "$alt/etc"
+        (build_helper "$SBX_REPO" "$alt" "$alt/etc/helper.conf") >/dev/null 2>&1
+        if [ -u "$alt/libexec/sbx-helper" ]; then
+                ok "a helper with its config in $alt builds"
+        else
+                not_ok "a helper with its config in $alt builds"; done_testing
+        fi
+}
