@@ -21,7 +21,7 @@
 /* At most one condition per rule: libseccomp 2.5.4 loops for minutes
  * merging rules of two or more range conditions on one syscall (three such
  * rules suffice: found by fuzzing, reproduced without sbx code), and the
- * policy needs none. Rules per syscall are capped for the same reason. */
+ * policy never needs two. Rules per syscall are capped for the same reason. */
 #define POLICY_MAX_RULES_PER_SYSCALL 32
 #define POLICY_MAX_SYSCALLS 256
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
