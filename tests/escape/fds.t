@@ -27,4 +27,5 @@ diag "forger: $(head -n1 "$T/out" | head -c 300)"
 is "forged status: the helper reports exit_code 1" "$(jfield exit_code)" 1
 is "forged status: exactly one JSON line on the status fd" "$(wc -l < "$T/status.json")" 1
 is "forged status: rc 1" "$rc" 1
+is "forged status: the memory of init and its parent does not open" "$(sed -n 2p "$T/out")" "memory opened: none"
 done_testing
