@@ -158,8 +158,8 @@ check: man-check selinux-check fuzz-check install-check
 # -j; elsewhere (no dpkg) it leaves the system alone.
 ifneq ($(filter check,$(MAKECMDGOALS)),)
 ifneq ($(shell command -v dpkg-query 2>/dev/null),)
-$(COMMON_OBJS) $(HELPER_OBJS) $(FRONTEND_OBJS) $(UNIT_BINS:%=%.o) $(TRY_SYSCALL).o \
-$(BUILD)/gen/seccomp_policy_text.h \
+$(COMMON_OBJS) $(POLICY_OBJS) $(HELPER_OBJS) $(FRONTEND_OBJS) $(UNIT_BINS:%=%.o) $(TRY_SYSCALL).o \
+$(BUILD)/common/seccomp_gen.o $(BUILD)/gen/seccomp_policy_text.h \
 man-check selinux-check fuzz-check install-check: | deps
 endif
 endif

@@ -1,13 +1,29 @@
-# Code shared by the helper and the frontend: the seccomp policy, embedded
-# from policy/seccomp.policy at build time and compiled with libseccomp.
-COMMON_SRCS := $(wildcard common/*.c)
-COMMON_OBJS := $(COMMON_SRCS:%.c=$(BUILD)/%.o)
+# Code shared by the helper and the frontend: the seccomp policy.
+# policy/seccomp.policy is embedded as a C string and compiled with
+# libseccomp when sbx is built (seccomp-gen); both programs carry only the
+# BPF program that makes (common/seccomp_bpf.c), so neither compiles a policy
+# or loads libseccomp at run time.
+COMMON_OBJS    := $(BUILD)/common/seccomp_bpf.o
+# The compiler, for seccomp-gen, the unit tests and the fuzzer.
+POLICY_OBJS    := $(BUILD)/common/seccomp_policy.o
+SECCOMP_CFLAGS := $(shell $(PKG_CONFIG) --cflags libseccomp)
+SECCOMP_LIBS   := $(shell $(PKG_CONFIG) --libs libseccomp)
 
-# The readable policy becomes a C string, so the helper never opens a policy
-# file at run time (no path a caller could swap, no parse of a file it could edit).
+# The readable policy becomes a C string, so nothing opens a policy file at
+# run time (no path a caller could swap, no parse of a file it could edit).
 $(BUILD)/gen/seccomp_policy_text.h: policy/seccomp.policy common/embed.sh
 	@mkdir -p $(dir $@)
 	sh common/embed.sh sbx_seccomp_policy_text < $< > $@
 
 $(BUILD)/common/seccomp_policy.o: $(BUILD)/gen/seccomp_policy_text.h
-$(BUILD)/common/seccomp_policy.o: ALL_CFLAGS += -I$(BUILD)/gen
+$(BUILD)/common/seccomp_policy.o $(BUILD)/common/seccomp_gen.o: ALL_CFLAGS += -I$(BUILD)/gen $(SECCOMP_CFLAGS)
+
+$(BUILD)/seccomp-gen: $(BUILD)/common/seccomp_gen.o $(POLICY_OBJS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(SECCOMP_LIBS)
+
+$(BUILD)/gen/seccomp_bpf_insns.h: $(BUILD)/seccomp-gen
+	@mkdir -p $(dir $@)
+	$(BUILD)/seccomp-gen > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/common/seccomp_bpf.o: $(BUILD)/gen/seccomp_bpf_insns.h
+$(BUILD)/common/seccomp_bpf.o: ALL_CFLAGS += -I$(BUILD)/gen

@@ -214,17 +214,3 @@ int sbx_seccomp_build(scmp_filter_ctx *out, char *errbuf, size_t errlen)
 {
         return sbx_seccomp_compile(sbx_seccomp_policy_text, out, errbuf, errlen);
 }
-
-int sbx_seccomp_export_bpf(int fd, char *errbuf, size_t errlen)
-{
-        scmp_filter_ctx ctx;
-        int rc;
-
-        if (sbx_seccomp_build(&ctx, errbuf, errlen) < 0)
-                return -1;
-        rc = seccomp_export_bpf(ctx, fd);
-        seccomp_release(ctx);
-        if (rc < 0)
-                snprintf(errbuf, errlen, "exporting the seccomp filter: %s", strerror(-rc));
-        return rc < 0 ? -1 : 0;
-}

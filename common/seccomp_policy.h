@@ -1,5 +1,6 @@
-/* The seccomp policy shared by sbx-helper and the bwrap tier of sbx-run:
- * policy/seccomp.policy, embedded at build time, compiled with libseccomp.
+/* The seccomp policy compiler: policy/seccomp.policy, embedded at build
+ * time, compiled with libseccomp. Build time only (seccomp_gen.c makes the
+ * BPF program both programs carry, seccomp_bpf.h) and the tests.
  * Library code: errors go to errbuf, nothing here exits. */
 #ifndef SBX_SECCOMP_POLICY_H
 #define SBX_SECCOMP_POLICY_H
@@ -14,8 +15,5 @@ int sbx_seccomp_compile(const char *text, scmp_filter_ctx *out,
 
 /* The same for the policy embedded in the binary. */
 int sbx_seccomp_build(scmp_filter_ctx *out, char *errbuf, size_t errlen);
-
-/* Writes the embedded policy as a BPF program to fd (for bwrap --seccomp). */
-int sbx_seccomp_export_bpf(int fd, char *errbuf, size_t errlen);
 
 #endif

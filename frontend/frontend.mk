@@ -4,8 +4,8 @@ FRONTEND_SRCS     := $(wildcard frontend/*.c)
 FRONTEND_OBJS     := $(FRONTEND_SRCS:%.c=$(BUILD)/%.o)
 FRONTEND_LIB_OBJS := $(filter-out $(BUILD)/frontend/main.o,$(FRONTEND_OBJS))
 # zlib: the suite layer reads .jsonl.gz problem files.
-FRONTEND_LIBS     := $(shell $(PKG_CONFIG) --libs libcjson libseccomp zlib) -lm
-FRONTEND_CFLAGS   := $(shell $(PKG_CONFIG) --cflags libcjson libseccomp zlib)
+FRONTEND_LIBS     := $(shell $(PKG_CONFIG) --libs libcjson zlib) -lm
+FRONTEND_CFLAGS   := $(shell $(PKG_CONFIG) --cflags libcjson zlib)
 
 # The installed helper's path, fixed at build time; SBX_HELPER in the
 # environment overrides it (sbx-run is unprivileged: that is the user's call).

@@ -6,7 +6,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <ftw.h>
-#include <seccomp_policy.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +17,7 @@
 #include "interp.h"
 #include "proc.h"
 #include "sandbox_impl.h"
+#include "seccomp_bpf.h"
 #include "venv.h"
 
 
@@ -167,7 +167,8 @@ static void export_seccomp(struct sandbox *sb)
 
         if (fd < 0) {
                 snprintf(why, sizeof(why), "memfd_create: %s", strerror(errno));
-        } else if (sbx_seccomp_export_bpf(fd, why, sizeof(why)) < 0) {
+        } else if (sbx_seccomp_write(fd) < 0) {
+                snprintf(why, sizeof(why), "writing the seccomp program: %s", strerror(errno));
                 close(fd);
                 fd = -1;
         }

@@ -42,7 +42,7 @@ FUZZ_SRCS_results           := $(FUZZ_SUITE_SRCS) frontend/results.c frontend/su
                                frontend/run_result.c frontend/tier.c
 FUZZ_SRCS_helper_request    := helper/request.c helper/util.c
 FUZZ_SRCS_helper_config     := helper/config.c helper/request.c helper/util.c
-FUZZ_LIBS := $(FRONTEND_LIBS) $(HELPER_LIBS) -lz
+FUZZ_LIBS := $(FRONTEND_LIBS) $(SECCOMP_LIBS) -lz
 
 $(FUZZ_OBJDIR)/%.o: %.c
 	@mkdir -p $(dir $@)

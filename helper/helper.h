@@ -136,7 +136,7 @@ void pids_cgroup_remove(const struct pids_cgroup *cg, char *msg, size_t msglen);
 
 /* supervise.c and probe.c: a run, and --probe */
 __attribute__((noreturn)) void supervise_run(const struct request *rq, const struct config *cfg,
-                                             const struct caller *who, void *seccomp_ctx);
+                                             const struct caller *who);
 __attribute__((noreturn)) void probe_run(void);
 
 #endif

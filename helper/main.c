@@ -1,7 +1,6 @@
 /* sbx-helper: runs one program in a fresh sandbox as the calling user.
  * The phases, in order; each dies on failure, so nothing half set up runs. */
 #include "helper.h"
-#include "seccomp_policy.h"
 
 #define USAGE "usage: sbx-helper [options] -- PROGRAM [ARG]... | --probe | --version"
 
@@ -20,7 +19,6 @@ int main(int argc, char *argv[])
         struct request rq;
         struct config cfg;
         struct caller who;
-        scmp_filter_ctx filter;
 
         /* Before anything else: no core dumps or ptrace of a setuid process,
          * and nothing from the caller's environment steers us. */
@@ -48,7 +46,5 @@ int main(int argc, char *argv[])
                 die("%s", err);
         if (config_apply_limits(&cfg, &rq, err, sizeof(err)) < 0)
                 die("%s", err);
-        if (sbx_seccomp_build(&filter, err, sizeof(err)) < 0)
-                die("%s", err);
-        supervise_run(&rq, &cfg, &who, filter);
+        supervise_run(&rq, &cfg, &who);
 }

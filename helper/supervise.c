@@ -11,9 +11,9 @@
 #include <sys/wait.h>
 #include <syslog.h>
 #include <time.h>
-#include <seccomp.h>
 
 #include "helper.h"
+#include "seccomp_bpf.h"
 
 #define NS_FLAGS (CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | \
                   CLONE_NEWUTS | CLONE_NEWCGROUP)
@@ -22,7 +22,6 @@ struct run {
         const struct request *rq;
         const struct config *cfg;
         const struct caller *who;
-        scmp_filter_ctx seccomp;
         struct outcome *out;    /* shared with init and the candidate */
         int alive[2];           /* a pipe: POLLERR on [1] once the supervisor is gone */
         int host_proc;          /* the host's /proc, for the rlimit fallback */
@@ -85,7 +84,6 @@ __attribute__((noreturn)) static void candidate_main(const struct run *run, int 
         const char *start = run->rq->workdir ? run->rq->workdir : run->who->home;
         char *envp[SBX_MAX_ENV + 4], home_var[4200];
         sigset_t none;
-        int rc;
 
         if (setsid() < 0)
                 die_errno("setsid");
@@ -109,11 +107,8 @@ __attribute__((noreturn)) static void candidate_main(const struct run *run, int 
         /* Every fd but 0-2 goes at exec. */
         if (syscall(SYS_close_range, 3, ~0U, CLOSE_RANGE_CLOEXEC) < 0)
                 die_errno("close_range");
-        rc = seccomp_load(run->seccomp);
-        if (rc < 0) {
-                errno = -rc;
-                die_errno("load the seccomp filter");
-        }
+        if (sbx_seccomp_install() < 0)
+                die_errno("seccomp filter");
         execvpe(run->rq->argv[0], run->rq->argv, envp);
         die_errno("cannot execute %s", run->rq->argv[0]);
 }
@@ -276,10 +271,9 @@ static void write_status(const struct request *rq, const struct caller *who, con
                who->name, prog, rq->workdir ? rq->workdir : who->home, out->status, out->helper_exit);
 }
 
-void supervise_run(const struct request *rq, const struct config *cfg, const struct caller *who,
-                   void *seccomp_ctx)
+void supervise_run(const struct request *rq, const struct config *cfg, const struct caller *who)
 {
-        struct run run = { .rq = rq, .cfg = cfg, .who = who, .seccomp = seccomp_ctx };
+        struct run run = { .rq = rq, .cfg = cfg, .who = who };
         struct outcome *out = mmap(NULL, sizeof(*out), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
         int pidfd = -1, status;
         struct timespec start;

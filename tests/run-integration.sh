@@ -56,21 +56,25 @@ valgrind_pass() {
         [ -n "$tool" ] || { echo "run-integration: valgrind's memcheck tool not found" >&2; return 1; }
         local vg=(env VALGRIND_LIB="$(dirname "$tool")" VALGRIND_LAUNCHER=/usr/bin/valgrind "$tool"
                   --quiet --error-exitcode=99 --leak-check=full
-                  --errors-for-leak-kinds=definite --trace-children=no)
+                  --errors-for-leak-kinds=definite --trace-children=no
+                  --suppressions="$repo/tests/lib/valgrind.supp")
         local h=$SBX_TEST_ROOT/build/sbx-helper rc=0 what
         local as_caller=(setpriv --ruid="$SBX_TEST_USER" --rgid="$SBX_TEST_USER"
                          --groups="$(getent group "$SBX_TEST_GROUP" | cut -d: -f3)" --)
         local log=$SBX_TEST_ROOT/valgrind.log
+        local memcheck_error='^==[0-9]+== (Invalid|Conditional jump|Use of uninitialised|Syscall param|Mismatched|Source and destination|Argument|.*definitely lost)'
         for what in --version --probe "--timeout 20 -- /bin/true"; do
                 rc=0
                 # shellcheck disable=SC2086 # $what is a list of options
                 (cd / && "${as_caller[@]}" "${vg[@]}" "$h" $what >/dev/null 2>"$log") || rc=$?
-                # valgrind (3.19) has no seccomp(2): a run gets as far as
-                # installing the filter, which is the last step before exec.
-                if [ "$rc" -eq 3 ] && grep -q 'unhandled amd64-linux syscall: 317' "$log" &&
-                   grep -q '^sbx-helper: seccomp' "$log"; then
+                # valgrind (3.19) lacks the new mount API (fsopen, 430): a run
+                # gets through the checks, the clone into the namespaces and
+                # init's start, and stops at the first new mount. Init dies
+                # with status 3 whatever memcheck found there: the log says.
+                if [ "$rc" -eq 3 ] && grep -q 'unhandled amd64-linux syscall: 430' "$log" &&
+                   grep -q '^sbx-helper: fsopen' "$log" && ! grep -Eq "$memcheck_error" "$log"; then
                         echo "run-integration: valgrind memcheck clean: sbx-helper $what" \
-                             "(set-up up to the seccomp filter, which valgrind cannot emulate)" >&2
+                             "(set-up up to the first new-API mount, which valgrind cannot emulate)" >&2
                         continue
                 fi
                 if [ "$rc" -ne 0 ]; then

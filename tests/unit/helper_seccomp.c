@@ -1,5 +1,6 @@
-/* The seccomp policy: the embedded one compiles and denies what it must;
- * bad policy lines are refused with their line number. */
+/* The seccomp policy: the embedded one compiles, the built-in program is
+ * it and denies what it must; bad policy lines are refused with their
+ * line number. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -7,10 +8,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <sched.h>
 #include <unistd.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <linux/filter.h>
 #include <cmocka.h>
 
+#include "seccomp_bpf.h"
 #include "seccomp_policy.h"
 
 static void test_embedded_policy_compiles(void **state)
@@ -24,24 +33,82 @@ static void test_embedded_policy_compiles(void **state)
         seccomp_release(ctx);
 }
 
-static void test_bpf_export_writes_a_program(void **state)
+/* What libseccomp makes of the policy now, read back from a memfd. */
+static size_t compile_now(struct sock_filter *insns, size_t max)
 {
+        scmp_filter_ctx ctx = NULL;
         char err[256] = "";
-        int fds[2];
         ssize_t n;
-        struct sock_filter insns[4096];
+        int fd = memfd_create("test-bpf", MFD_CLOEXEC);
 
-        assert_int_equal(pipe(fds), 0);
-        assert_int_equal(sbx_seccomp_export_bpf(fds[1], err, sizeof(err)), 0);
-        close(fds[1]);
-        n = read(fds[0], insns, sizeof(insns));
-        close(fds[0]);
-        /* Many rules: well over a few instructions, whole instructions only. */
-        assert_true(n > (ssize_t)(50 * sizeof(struct sock_filter)));
-        assert_int_equal(n % (ssize_t)sizeof(struct sock_filter), 0);
+        assert_true(fd >= 0);
+        if (sbx_seccomp_build(&ctx, err, sizeof(err)) != 0)
+                fail_msg("%s", err);
+        assert_int_equal(seccomp_export_bpf(ctx, fd), 0);
+        seccomp_release(ctx);
+        n = pread(fd, insns, max * sizeof(*insns), 0);
+        close(fd);
+        assert_true(n > 0 && n % (ssize_t)sizeof(*insns) == 0);
+        return (size_t)n / sizeof(*insns);
+}
+
+/* The program built into both programs is the policy, compiled by this
+ * libseccomp: a stale or hand-edited gen/seccomp_bpf_insns.h fails here. */
+static void test_builtin_program_is_the_policy(void **state)
+{
+        static struct sock_filter now[BPF_MAXINSNS];
+        const struct sock_fprog *prog = sbx_seccomp_program();
+        size_t n = compile_now(now, BPF_MAXINSNS);
+
+        /* Many rules: well over a few instructions. */
+        assert_true(n > 50);
+        assert_int_equal(prog->len, n);
+        assert_memory_equal(prog->filter, now, n * sizeof(now[0]));
         /* First: load the architecture; the native check guards every rule. */
-        assert_int_equal(insns[0].code, BPF_LD | BPF_W | BPF_ABS);
-        assert_int_equal(insns[0].k, 4);
+        assert_int_equal(prog->filter[0].code, BPF_LD | BPF_W | BPF_ABS);
+        assert_int_equal(prog->filter[0].k, 4);
+}
+
+/* bwrap reads the program from a file: it must arrive whole. */
+static void test_program_is_written_whole(void **state)
+{
+        static struct sock_filter got[BPF_MAXINSNS];
+        const struct sock_fprog *prog = sbx_seccomp_program();
+        int fd = memfd_create("test-write", MFD_CLOEXEC);
+
+        assert_true(fd >= 0);
+        assert_int_equal(sbx_seccomp_write(fd), 0);
+        assert_int_equal(pread(fd, got, sizeof(got), 0), (ssize_t)(prog->len * sizeof(got[0])));
+        assert_memory_equal(got, prog->filter, prog->len * sizeof(got[0]));
+        close(fd);
+        assert_int_equal(sbx_seccomp_write(fd), -1);
+        assert_int_equal(errno, EBADF);
+}
+
+/* Installed, the program denies what the policy denies (EPERM for ptrace,
+ * ENOSYS for clone3) and allows the rest; a child takes it, not the test. */
+static void test_installed_program_denies(void **state)
+{
+        int status;
+        pid_t pid = fork();
+
+        assert_true(pid >= 0);
+        if (pid == 0) {
+                if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 || sbx_seccomp_install() < 0)
+                        _exit(10);
+                if (syscall(SYS_ptrace, PTRACE_TRACEME, 0, 0, 0) != -1 || errno != EPERM)
+                        _exit(11);
+                if (syscall(SYS_clone3, NULL, 0) != -1 || errno != ENOSYS)
+                        _exit(12);
+                if (syscall(SYS_unshare, CLONE_NEWUSER) != -1 || errno != EPERM)
+                        _exit(13);
+                if (syscall(SYS_getpid) != getpid())
+                        _exit(14);
+                _exit(0);
+        }
+        assert_int_equal(waitpid(pid, &status, 0), pid);
+        assert_true(WIFEXITED(status));
+        assert_int_equal(WEXITSTATUS(status), 0);
 }
 
 static void expect_bad(const char *text, const char *words)
@@ -129,7 +196,9 @@ int main(void)
 {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_embedded_policy_compiles),
-                cmocka_unit_test(test_bpf_export_writes_a_program),
+                cmocka_unit_test(test_builtin_program_is_the_policy),
+                cmocka_unit_test(test_program_is_written_whole),
+                cmocka_unit_test(test_installed_program_denies),
                 cmocka_unit_test(test_bad_lines_are_refused),
                 cmocka_unit_test(test_good_forms_compile),
                 cmocka_unit_test(test_rule_shapes_are_bounded),
