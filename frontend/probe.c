@@ -164,10 +164,53 @@ static int refuse(struct sandbox *sb, enum tier upto, const char *what,
         return sbx_fail_code(err, SBX_EXIT_SANDBOX, 0, "%s (%s)", what, reasons);
 }
 
+/* A single run needs no probe run of the helper before it: the helper's
+ * status line tells a sandbox that never came up (the program did not
+ * start) from the program's own result, so the run itself is the probe.
+ * That saves one interpreter start per sbx-run (about a third of a
+ * trivial `--file`). The weaker tiers cannot tell the two apart, so they
+ * are still probed first. */
+static bool choose_helper_unproven(struct sandbox *sb)
+{
+        enum tier force = sb->opts.force_tier;
+
+        if (!sb->opts.probe_by_first_run || sb->tier_probed[TIER_HELPER] ||
+            (force != TIER_NONE && force != TIER_HELPER))
+                return false;
+        if (missing_tool(sb, TIER_HELPER)) {
+                sb->tier_probed[TIER_HELPER] = true;
+                return false;
+        }
+        sb->tier = TIER_HELPER;
+        sb->tier_unproven = true;
+        return true;
+}
+
+int sandbox_recheck_tier(struct sandbox *sb, const struct run_result *res,
+                         struct sbx_err *err)
+{
+        enum tier t = sb->tier;
+
+        if (!sb->tier_unproven)
+                return 0;
+        sb->tier_unproven = false;
+        sb->tier_probed[t] = true;
+        sb->tier_ok[t] = !(res->status == RUN_ERROR && res->never_started);
+        if (sb->tier_ok[t])
+                return 0;
+        auto_free char *summary = run_result_summary(res);
+        set_why(sb, t, "%s", summary ? summary : "setup failed");
+        sb->tier = TIER_NONE;           /* probe_choose says it falls back */
+        return probe_choose(sb, err) < 0 ? -1 : 1;
+}
+
 int probe_choose(struct sandbox *sb, struct sbx_err *err)
 {
         enum tier force = sb->opts.force_tier, require = sb->opts.require_tier;
         char what[128];
+
+        if (choose_helper_unproven(sb))
+                return 0;
 
         if (force != TIER_NONE) {
                 if (require != TIER_NONE && !tier_at_least(force, require))

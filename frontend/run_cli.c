@@ -35,6 +35,9 @@ static int report_error(const struct sbx_err *err)
 
 static void fill_sb_opts(struct cli_opts *opts)
 {
+        /* One real run proves the helper; --repeat measures runs alone and
+         * --print-argv runs nothing, so both probe first. */
+        opts->sb.probe_by_first_run = !opts->repeat && !opts->print_argv;
         opts->sb.env = opts->env.items;
         opts->sb.ro_binds = opts->ro_binds.items;
         opts->sb.packages = opts->packages.items;
@@ -161,9 +164,18 @@ static int run_and_report(struct sandbox *sb, const struct run_spec *spec,
         struct sbx_err err = { 0 };
         bool json = opts->json;
 
+        int again;
+
         if (opts->print_argv)
                 return print_argv(sb, spec);
-        if (run_interruptible(sb, spec, &res, &err) < 0)
+        do {
+                if (run_interruptible(sb, spec, &res, &err) < 0)
+                        return report_error(&err);
+                again = stop_signal ? 0 : sandbox_recheck_tier(sb, &res, &err);
+                if (again)      /* the program never started: run it in the tier now chosen */
+                        run_result_free(&res);
+        } while (again > 0);
+        if (again < 0)
                 return report_error(&err);
         if (stop_signal) {
                 run_result_free(&res);

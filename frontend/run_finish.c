@@ -12,6 +12,8 @@
 #include "sandbox_impl.h"
 
 #define CPU_SLACK_S 0.05        /* rusage rounding against the rlimit */
+/* helper/supervise.c's message when init died before the candidate ended */
+#define HELPER_INIT_DIED "sandbox init died"
 
 void run_free(struct sbx_run *r)
 {
@@ -66,12 +68,17 @@ static int classify_helper(struct run_result *res, const char *text, int *code,
 
         if (!status) {
                 res->status = RUN_ERROR;
+                res->never_started = *code == 3;
                 if (*code == 3)
                         set_detail(res, "helper setup failed: ", stderr_reason(res));
                 else
                         set_detail(res, "helper gave no status: ", stderr_reason(res));
         } else if (strcmp(status, "setup-error") == 0) {
                 res->status = RUN_ERROR;
+                /* Every setup error but this one comes before the program's
+                 * exec; when init dies, the program may have run. */
+                res->never_started = !(cJSON_IsString(msg) &&
+                                       strcmp(msg->valuestring, HELPER_INIT_DIED) == 0);
                 set_detail(res, "helper setup failed: ",
                            cJSON_IsString(msg) ? msg->valuestring : stderr_reason(res));
         } else if (strcmp(status, "timeout") == 0) {
@@ -113,6 +120,7 @@ static int classify_bwrap(struct run_result *res, const char *text, int *code,
 
         if (!started && *sig == 0) {
                 res->status = RUN_ERROR;
+                res->never_started = true;
                 set_detail(res, "bwrap setup failed: ", stderr_reason(res));
                 return 1;
         }

@@ -38,13 +38,17 @@ struct sandbox_opts {
         const char *const *provision;   /* files of Python snippets, NULL-terminated or NULL */
         bool rebuild;
         bool quiet;                     /* no warnings on stderr */
+        /* One run, not a suite: pick the helper without a probe run of its
+         * own; the first run proves it (see sandbox_recheck_tier). */
+        bool probe_by_first_run;
 };
 
 struct sandbox;                         /* opaque: chosen tier, resolved interpreter, binds */
 
 /* Resolves the interpreter (and builds/validates the venv), detects the tier
- * once by probing that interpreter with the same binds the runs will use,
- * and applies force/require. Errors: SBX_EXIT_USAGE for bad options,
+ * once by probing that interpreter with the same binds the runs will use
+ * (with probe_by_first_run, an installed helper is chosen unprobed), and
+ * applies force/require. Errors: SBX_EXIT_USAGE for bad options,
  * SBX_EXIT_SANDBOX when no acceptable tier works. */
 int sandbox_open(struct sandbox **out, const struct sandbox_opts *opts,
                  struct sbx_err *err);
@@ -97,8 +101,15 @@ struct run_result {
         struct run_output out, err;
         enum tier tier;
         char detail[128];               /* helper status ("cpu-limit", ...) or setup error */
+        bool never_started;             /* the sandbox did not come up: the program never ran */
 };
 void run_result_free(struct run_result *res);
+/* After a run, with probe_by_first_run: 1 when the run showed its tier
+ * broken before the program started and another tier is chosen (run it
+ * again), 0 when the result stands, -1 (err set) when no acceptable tier
+ * is left. */
+int sandbox_recheck_tier(struct sandbox *sb, const struct run_result *res,
+                         struct sbx_err *err);
 /* The seed's summary: "ok", "timeout", else the last non-empty line of
  * stderr (or stdout) cut at 400 chars, else "failed (rc=N)". malloc'd. */
 char *run_result_summary(const struct run_result *res);

@@ -55,6 +55,37 @@ msg=$(as_other env SBX_HELPER="$SBX_HELPER" "$SBX_RUN" --json --file "$odir/p.py
 check "helper refusing the caller: still runs (fallback) (rc $rc)" test "$rc" = 0
 check "helper refusing the caller: the fallback is said" grep -q 'tier helper does not work' <<<"$msg"
 
+# A single run is the helper's probe (no probe run before it): when the
+# helper refuses, the program never started, and it runs once, in the tier
+# chosen then. Seen in a workdir that outlives the runs.
+wdir=$(user_tmpdir)
+chown "$SBX_TEST_OTHER_USER:" "$wdir"
+rc=0
+out=$(as_other env SBX_HELPER="$SBX_HELPER" "$SBX_RUN" -q --json --workdir "$wdir" -- \
+        /bin/sh -c 'echo ran >> runs.log') || rc=$?
+check "helper refusing the caller, --workdir: rc 0 (got $rc)" test "$rc" = 0
+check "helper refusing the caller, --workdir: ran in bwrap ($(tier_of <<<"$out"))" \
+        test "$(tier_of <<<"$out")" = bwrap
+check "helper refusing the caller, --workdir: the program ran once ($(wc -l < "$wdir/runs.log"))" \
+        test "$(wc -l < "$wdir/runs.log")" = 1
+
+# A program that fails the way a refusing helper does (exit 3, the helper's
+# words on stderr) is the program's result: never a reason to run it again
+# in a weaker tier.
+cat > "$dir/forge.py" <<'PY'
+import sys
+sys.stderr.write("sbx-helper: not installed setuid root\n")
+sys.exit(3)
+PY
+chmod 644 "$dir/forge.py"
+rc=0
+out=$(as_user env SBX_HELPER="$SBX_HELPER" "$SBX_RUN" --json --file "$dir/forge.py" 2>"$dir/forge.err") || rc=$?
+check "helper-like failure of the program: exit 1, failed (got $rc)" test "$rc" = 1
+check "helper-like failure of the program: stays in the helper tier ($(tier_of <<<"$out"))" \
+        test "$(tier_of <<<"$out")" = helper
+check_fails "helper-like failure of the program: no fallback is said" \
+        grep -q 'does not work' "$dir/forge.err"
+
 rc=0
 as_user "$SBX_RUN" --tier nosuch --file "$dir/p.py" 2>/dev/null || rc=$?
 check "unknown tier name: usage error exit 2 (got $rc)" test "$rc" = 2
