@@ -7,11 +7,11 @@
 # a warm python3 that forks once per program (bench/lib/fork_floor.py).
 #   As root: sets up the test user and a temp root with the setuid helper
 #   (tests/lib/setup-root.sh) and measures as that user.
-#   ROUNDS=3 (default; the median is reported), BUILD=build, JOBS=2.
+#   ROUNDS=5 (default; the median is reported), BUILD=build, JOBS=2.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 . "$repo/bench/lib/setup.sh"
-rounds=${ROUNDS:-3}
+rounds=${ROUNDS:-5}
 jobs=${JOBS:-2}
 data=${SBX_SHARED:-$repo/../shared}/suites/humaneval/HumanEval.jsonl.gz
 target=1.15
