@@ -124,7 +124,8 @@ static char *next_line(char **cursor)
         return strdup(line);
 }
 
-int interp_query(const char *path, struct interp_info *info, struct sbx_err *err)
+static int query_interpreter(const char *path, struct interp_info *info,
+                             struct sbx_err *err)
 {
         char *argv[] = { (char *)path, "-I", "-c", (char *)query_code, NULL };
         struct run_output out;
@@ -152,6 +153,23 @@ int interp_query(const char *path, struct interp_info *info, struct sbx_err *err
                                 "the sys.prefix query", path);
         }
         return 0;
+}
+
+int interp_query(const char *path, struct interp_info *info, struct sbx_err *err)
+{
+        struct interp_cache cache;
+
+        if (interp_cache_open(path, &cache) < 0)
+                return query_interpreter(path, info, err);
+        if (interp_cache_load(&cache, info)) {
+                interp_cache_close(&cache);
+                return 0;
+        }
+        int rc = query_interpreter(path, info, err);
+        if (rc == 0)
+                interp_cache_store(&cache, info);
+        interp_cache_close(&cache);
+        return rc;
 }
 
 void interp_info_free(struct interp_info *info)

@@ -56,6 +56,8 @@ static const char usage_text[] =
 "  --rebuild             rebuild the venv even when its stamp matches\n"
 "  Package installs and provisioning run UNSANDBOXED, as you, with your\n"
 "  environment (like the seed's Sandbox.ensure): only install what you trust.\n"
+"  The interpreter's answer (sys.executable, prefixes, version) is cached in\n"
+"  interp/ under the cache; SBX_NO_INTERP_CACHE=1 asks it on every run.\n"
 "\n"
 "Suites:\n"
 "  --suite NAME|FILE     humaneval, mbpp, classeval, or a suite description\n"
