@@ -35,6 +35,7 @@ int main(void)
         if (rc < 0)
                 return fail("seccomp_export_bpf", strerror(-rc));
         size = pread(fd, insns, sizeof(insns), 0);
+        close(fd);
         if (size < 0)
                 return fail("reading the program back", strerror(errno));
         if (size == 0 || size % (ssize_t)sizeof(insns[0]) || size > BPF_MAXINSNS * (ssize_t)sizeof(insns[0]))

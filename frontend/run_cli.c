@@ -163,7 +163,6 @@ static int run_and_report(struct sandbox *sb, const struct run_spec *spec,
         struct run_result res;
         struct sbx_err err = { 0 };
         bool json = opts->json;
-
         int again;
 
         if (opts->print_argv)

@@ -68,9 +68,17 @@ static int classify_helper(struct run_result *res, const char *text, int *code,
 
         if (!status) {
                 res->status = RUN_ERROR;
-                res->never_started = *code == 3;
+                /* 3: refused before its status fd worked; 126, 127: the
+                 * helper itself could not be executed; SIGSYS: a host's
+                 * seccomp profile killed it (at its clone: the candidate's
+                 * own end would have been reported) */
+                res->never_started = *code == 3 || *code == 126 || *code == 127 ||
+                                     *sig == SIGSYS;
                 if (*code == 3)
                         set_detail(res, "helper setup failed: ", stderr_reason(res));
+                else if (*sig)
+                        snprintf(res->detail, sizeof(res->detail),
+                                 "helper gave no status: killed by %s", strsignal(*sig));
                 else
                         set_detail(res, "helper gave no status: ", stderr_reason(res));
         } else if (strcmp(status, "setup-error") == 0) {

@@ -69,6 +69,15 @@ check "helper refusing the caller, --workdir: ran in bwrap ($(tier_of <<<"$out")
 check "helper refusing the caller, --workdir: the program ran once ($(wc -l < "$wdir/runs.log"))" \
         test "$(wc -l < "$wdir/runs.log")" = 1
 
+# A helper that cannot even be executed (its interpreter is missing: exit
+# 127 from the exec) is a helper that did not start the program either.
+printf '#!/nonexistent/interpreter\n' > "$dir/broken-helper"; chmod 755 "$dir/broken-helper"
+rc=0
+out=$(as_user env SBX_HELPER="$dir/broken-helper" "$SBX_RUN" --json --file "$dir/p.py" 2>"$dir/broken.err") || rc=$?
+check "helper that cannot be executed: rc 0 (got $rc)" test "$rc" = 0
+check "helper that cannot be executed: ran in bwrap ($(tier_of <<<"$out"))" test "$(tier_of <<<"$out")" = bwrap
+check "helper that cannot be executed: the fallback is said" grep -q 'tier helper does not work' "$dir/broken.err"
+
 # A program that fails the way a refusing helper does (exit 3, the helper's
 # words on stderr) is the program's result: never a reason to run it again
 # in a weaker tier.

@@ -1,8 +1,8 @@
 /* harden-exec: run a command as if on a hardened host, without touching the
  * machine's sysctls or anyone else's processes.
  *
- *   harden-exec [--no-userns [--allow-clone3]] [--no-cap-sys-admin] [--user NAME]
- *               -- CMD [ARG]...
+ *   harden-exec [--no-userns [--allow-clone3] | --kill-pid-ns] [--no-cap-sys-admin]
+ *               [--user NAME] -- CMD [ARG]...
  *
  * Run as root. --no-userns installs a seccomp filter that makes
  * unshare/clone with CLONE_NEWUSER fail with EPERM and clone3 fail with
@@ -13,7 +13,9 @@
  * with ENOSYS; a host with user.max_user_namespaces=0 lets clone3 through
  * and refuses only the namespace: --allow-clone3 models that one (a clone3
  * asking for CLONE_NEWUSER then gets through: seccomp cannot read its flags).
- * --no-cap-sys-admin drops CAP_SYS_ADMIN from the
+ * --kill-pid-ns kills (SIGSYS) any process that asks clone or unshare for
+ * a pid namespace, and answers clone3 with ENOSYS: a host profile that
+ * kills where Docker's refuses. --no-cap-sys-admin drops CAP_SYS_ADMIN from the
  * bounding set, so no later exec (a setuid-root one included) can gain it:
  * Docker's default container. --user drops to NAME (its groups, then its gid,
  * then its uid) before exec'ing CMD; without it CMD runs as root, still under
@@ -39,6 +41,7 @@
 struct harden_opts {
         bool no_userns;
         bool allow_clone3;
+        bool kill_pid_ns;
         bool no_cap_sys_admin;
         const char *user;               /* NULL = stay root */
         char **argv;                    /* CMD [ARG]... */
@@ -63,8 +66,8 @@ static void die(const char *fmt, ...)
 static void usage_die(void) __attribute__((noreturn));
 static void usage_die(void)
 {
-        fputs("usage: harden-exec [--no-userns [--allow-clone3]] [--no-cap-sys-admin] [--user NAME]\n"
-              "                   -- CMD [ARG]...\n", stderr);
+        fputs("usage: harden-exec [--no-userns [--allow-clone3] | --kill-pid-ns] [--no-cap-sys-admin]\n"
+              "                   [--user NAME] -- CMD [ARG]...\n", stderr);
         exit(125);
 }
 
@@ -73,6 +76,7 @@ static void parse_args(int argc, char **argv, struct harden_opts *opts)
         static const struct option longopts[] = {
                 { "no-userns", no_argument, NULL, 'U' },
                 { "allow-clone3", no_argument, NULL, 'C' },
+                { "kill-pid-ns", no_argument, NULL, 'K' },
                 { "no-cap-sys-admin", no_argument, NULL, 'S' },
                 { "user", required_argument, NULL, 'u' },
                 { NULL, 0, NULL, 0 },
@@ -84,12 +88,14 @@ static void parse_args(int argc, char **argv, struct harden_opts *opts)
                 switch (c) {
                 case 'U': opts->no_userns = true; break;
                 case 'C': opts->allow_clone3 = true; break;
+                case 'K': opts->kill_pid_ns = true; break;
                 case 'S': opts->no_cap_sys_admin = true; break;
                 case 'u': opts->user = optarg; break;
                 default: usage_die();
                 }
         }
-        if (optind >= argc || (opts->allow_clone3 && !opts->no_userns))
+        if (optind >= argc || (opts->allow_clone3 && !opts->no_userns) ||
+            (opts->kill_pid_ns && opts->no_userns))
                 usage_die();
         opts->argv = argv + optind;
 }
@@ -98,6 +104,23 @@ static void release_filterp(scmp_filter_ctx *ctx)
 {
         if (*ctx)
                 seccomp_release(*ctx);
+}
+
+static void kill_pid_ns_rules(scmp_filter_ctx ctx)
+{
+        int rc;
+
+        rc = seccomp_rule_add(ctx, SCMP_ACT_KILL_PROCESS, SCMP_SYS(unshare), 1,
+                              SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_NEWPID, CLONE_NEWPID));
+        if (rc == 0)
+                rc = seccomp_rule_add(ctx, SCMP_ACT_KILL_PROCESS, SCMP_SYS(clone), 1,
+                                      SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_NEWPID, CLONE_NEWPID));
+        if (rc == 0)
+                rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
+        if (rc < 0) {
+                errno = -rc;
+                die("seccomp_rule_add");
+        }
 }
 
 static void deny_userns_rules(scmp_filter_ctx ctx, bool allow_clone3)
@@ -138,7 +161,7 @@ static void add_compat_arches(scmp_filter_ctx ctx)
         }
 }
 
-static void install_no_userns_filter(bool allow_clone3)
+static void install_filter(const struct harden_opts *opts)
 {
         __attribute__((cleanup(release_filterp))) scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
         int rc;
@@ -155,7 +178,10 @@ static void install_no_userns_filter(bool allow_clone3)
                 die("seccomp_attr_set(NNP)");
         }
         add_compat_arches(ctx);
-        deny_userns_rules(ctx, allow_clone3);
+        if (opts->kill_pid_ns)
+                kill_pid_ns_rules(ctx);
+        else
+                deny_userns_rules(ctx, opts->allow_clone3);
         rc = seccomp_load(ctx);
         if (rc < 0) {
                 errno = -rc;
@@ -205,8 +231,8 @@ int main(int argc, char **argv)
         errno = 0;
         if (geteuid() != 0)
                 die("must run as root (it installs a filter without no_new_privs)");
-        if (opts.no_userns)
-                install_no_userns_filter(opts.allow_clone3);
+        if (opts.no_userns || opts.kill_pid_ns)
+                install_filter(&opts);
         if (opts.no_cap_sys_admin)
                 drop_cap_sys_admin();
         if (opts.user)
