@@ -39,7 +39,7 @@ spec=$work/whole.spec
 } > "$spec"
 chmod 0644 "$spec"
 echo "frontend-bench: $rounds rounds, as $SBX_TEST_USER, $(uname -r), $(nproc) cpus, load $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "-- whole sbx-run processes (interpreter query, a probe run but in the helper tier, where the run is the probe, and the run) vs bare python"
+echo "-- whole sbx-run processes (interpreter query, cached; a probe run in the tiers whose run cannot be their probe; the run) vs bare python"
 user "$SBX_TEST_ROOT/bin/timerun" "$rounds" "$spec"
 
 # 2. the frontend's own per-run cost over each tier's command

@@ -96,6 +96,16 @@ static int missing_tool(struct sandbox *sb, enum tier t)
                        t == TIER_BWRAP ? " (apt install bubblewrap)" : " (util-linux)") + 1;
 }
 
+/* Why a tier's run (a probe, or a real run that was its probe) failed. */
+static void set_failure_why(struct sandbox *sb, enum tier t, const struct run_result *res)
+{
+        auto_free char *summary = run_result_summary(res);
+        const char *ns = (t == TIER_BWRAP || t == TIER_UNSHARE ||
+                          t == TIER_UNSHARE_ROOT) ? userns_blocker() : NULL;
+
+        set_why(sb, t, "%s%s%s", ns ? ns : "", ns ? "; " : "", summary ? summary : "failed");
+}
+
 int probe_tier(struct sandbox *sb, enum tier t)
 {
         struct run_result res;
@@ -119,22 +129,19 @@ int probe_tier(struct sandbox *sb, enum tier t)
                 return set_why(sb, t, "%s", err.msg);
         sb->tier_ok[t] = res.status == RUN_OK;
         rmdir(dir);
-        if (!sb->tier_ok[t]) {
-                auto_free char *summary = run_result_summary(&res);
-                const char *ns = (t == TIER_BWRAP || t == TIER_UNSHARE ||
-                                  t == TIER_UNSHARE_ROOT) ? userns_blocker() : NULL;
-                set_why(sb, t, "%s%s%s", ns ? ns : "", ns ? "; " : "",
-                        summary ? summary : "failed");
-        }
+        if (!sb->tier_ok[t])
+                set_failure_why(sb, t, &res);
         run_result_free(&res);
         return sb->tier_ok[t];
 }
 
 static void note_fallback(struct sandbox *sb, enum tier t)
 {
-        /* a tool that is missing is ordinary; one that is there and fails is news */
-        if (sb->opts.quiet || !sb->tool[t] || access(sb->tool[t], X_OK) < 0)
+        /* a tool that is missing is ordinary; one that is there and fails is
+         * news, said once (a run that proved a tier broken chooses again) */
+        if (sb->opts.quiet || sb->fallback_noted[t] || !sb->tool[t] || access(sb->tool[t], X_OK) < 0)
                 return;
+        sb->fallback_noted[t] = true;
         fprintf(stderr, "sbx-run: tier %s does not work: %s; falling back\n",
                 tier_name(t), sb->tier_why[t] ? sb->tier_why[t] : "?");
 }
@@ -164,26 +171,39 @@ static int refuse(struct sandbox *sb, enum tier upto, const char *what,
         return sbx_fail_code(err, SBX_EXIT_SANDBOX, 0, "%s (%s)", what, reasons);
 }
 
-/* A single run needs no probe run of the helper before it: the helper's
- * status line tells a sandbox that never came up (the program did not
- * start) from the program's own result, so the run itself is the probe.
- * That saves one interpreter start per sbx-run (about a third of a
- * trivial `--file`). The weaker tiers cannot tell the two apart, so they
- * are still probed first. */
-static bool choose_helper_unproven(struct sandbox *sb)
+/* A single run needs no probe run before it in the tiers that report
+ * whether the sandbox came up: the helper's status line and bwrap's
+ * --json-status-fd ("child-pid" once the program is about to start) tell a
+ * sandbox that never came up from the program's own result, so the run
+ * itself is the probe. That saves one interpreter start per sbx-run. The
+ * weaker tiers cannot tell the two apart, so they are still probed first. */
+static bool reports_start(enum tier t)
 {
-        enum tier force = sb->opts.force_tier;
+        return t == TIER_HELPER || t == TIER_BWRAP;
+}
 
-        if (!sb->opts.probe_by_first_run || sb->tier_probed[TIER_HELPER] ||
-            (force != TIER_NONE && force != TIER_HELPER))
+static bool choose_unproven(struct sandbox *sb)
+{
+        enum tier force = sb->opts.force_tier, require = sb->opts.require_tier;
+
+        if (!sb->opts.probe_by_first_run)
                 return false;
-        if (missing_tool(sb, TIER_HELPER)) {
-                sb->tier_probed[TIER_HELPER] = true;
-                return false;
+        for (enum tier t = 0; t < TIER_COUNT; t++) {
+                if (force != TIER_NONE && t != force)
+                        continue;
+                if ((require != TIER_NONE && !tier_at_least(t, require)) || !reports_start(t))
+                        return false;
+                if (!sb->tier_probed[t] && missing_tool(sb, t))
+                        sb->tier_probed[t] = true;
+                if (sb->tier_probed[t]) {       /* missing, or a run proved it broken */
+                        note_fallback(sb, t);
+                        continue;
+                }
+                sb->tier = t;
+                sb->tier_unproven = true;
+                return true;
         }
-        sb->tier = TIER_HELPER;
-        sb->tier_unproven = true;
-        return true;
+        return false;
 }
 
 int sandbox_recheck_tier(struct sandbox *sb, const struct run_result *res,
@@ -198,9 +218,8 @@ int sandbox_recheck_tier(struct sandbox *sb, const struct run_result *res,
         sb->tier_ok[t] = !(res->status == RUN_ERROR && res->never_started);
         if (sb->tier_ok[t])
                 return 0;
-        auto_free char *summary = run_result_summary(res);
-        set_why(sb, t, "%s", summary ? summary : "setup failed");
-        sb->tier = TIER_NONE;           /* probe_choose says it falls back */
+        set_failure_why(sb, t, res);
+        sb->tier = TIER_NONE;
         return probe_choose(sb, err) < 0 ? -1 : 1;
 }
 
@@ -209,7 +228,7 @@ int probe_choose(struct sandbox *sb, struct sbx_err *err)
         enum tier force = sb->opts.force_tier, require = sb->opts.require_tier;
         char what[128];
 
-        if (choose_helper_unproven(sb))
+        if (choose_unproven(sb))
                 return 0;
 
         if (force != TIER_NONE) {

@@ -35,7 +35,7 @@ static int report_error(const struct sbx_err *err)
 
 static void fill_sb_opts(struct cli_opts *opts)
 {
-        /* One real run proves the helper; --repeat measures runs alone and
+        /* One real run proves the helper or bwrap; --repeat measures runs alone and
          * --print-argv runs nothing, so both probe first. */
         opts->sb.probe_by_first_run = !opts->repeat && !opts->print_argv;
         opts->sb.env = opts->env.items;

@@ -126,10 +126,17 @@ static int classify_bwrap(struct run_result *res, const char *text, int *code,
         const char *ec = strstr(text, "\"exit-code\"");
         int n;
 
-        if (!started && *sig == 0) {
+        /* bwrap writes child-pid just before it runs the program: without
+         * it the program never started, whatever ended bwrap (its exit, or
+         * a signal such as a host filter's SIGSYS) */
+        if (!started) {
                 res->status = RUN_ERROR;
                 res->never_started = true;
-                set_detail(res, "bwrap setup failed: ", stderr_reason(res));
+                if (*sig)
+                        snprintf(res->detail, sizeof(res->detail),
+                                 "bwrap setup failed: killed by %s", strsignal(*sig));
+                else
+                        set_detail(res, "bwrap setup failed: ", stderr_reason(res));
                 return 1;
         }
         if (ec && sscanf(ec, "\"exit-code\" : %d", &n) == 1) {

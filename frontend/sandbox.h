@@ -38,8 +38,8 @@ struct sandbox_opts {
         const char *const *provision;   /* files of Python snippets, NULL-terminated or NULL */
         bool rebuild;
         bool quiet;                     /* no warnings on stderr */
-        /* One run, not a suite: pick the helper without a probe run of its
-         * own; the first run proves it (see sandbox_recheck_tier). */
+        /* One run, not a suite: pick the helper (or bwrap) without a probe
+         * run of its own; the first run proves it (sandbox_recheck_tier). */
         bool probe_by_first_run;
 };
 
@@ -47,7 +47,7 @@ struct sandbox;                         /* opaque: chosen tier, resolved interpr
 
 /* Resolves the interpreter (and builds/validates the venv), detects the tier
  * once by probing that interpreter with the same binds the runs will use
- * (with probe_by_first_run, an installed helper is chosen unprobed), and
+ * (with probe_by_first_run, the helper or bwrap is chosen unprobed), and
  * applies force/require. Errors: SBX_EXIT_USAGE for bad options,
  * SBX_EXIT_SANDBOX when no acceptable tier works. */
 int sandbox_open(struct sandbox **out, const struct sandbox_opts *opts,

@@ -30,6 +30,7 @@ struct sandbox {
         bool tier_ok[TIER_COUNT];
         bool tier_probed[TIER_COUNT];
         bool tier_unproven;             /* chosen without a probe (probe_by_first_run) */
+        bool fallback_noted[TIER_COUNT];
         struct strvec prefix[TIER_COUNT]; /* per-tier argv before the per-run part */
         int seccomp_fd;                 /* BPF program for bwrap --seccomp, or -1 */
         char *seccomp_why;              /* why bwrap runs without one */

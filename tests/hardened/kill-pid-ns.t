@@ -3,7 +3,8 @@
 # process that asks for a pid namespace: the helper dies at its clone with
 # no status line. A single sbx-run is the helper's probe, so that death must
 # read as "the sandbox never came up": the run falls back, says why, and
-# runs once in a tier that works here; --require-tier helper refuses.
+# runs once in a tier that works here; --require-tier helper refuses. The
+# same for bwrap, whose --json-status-fd reports the program's start.
 . "$(dirname "$0")/../lib/lib.sh"
 . "$(dirname "$0")/hardened.sh"
 hardened_setup
@@ -38,7 +39,25 @@ if grep -q 'tier helper does not work: .*killed by Bad system call' "$T/err"; th
 else
         not_ok "kill-pid-ns: the fallback is said, naming the signal"; diag "stderr: $(head -c 400 "$T/err")"
 fi
+if grep -q 'tier bwrap does not work: .*killed by Bad system call' "$T/err"; then
+        ok "kill-pid-ns: bwrap's fallback is said too, naming the signal"
+else
+        not_ok "kill-pid-ns: bwrap's fallback is said too, naming the signal"; diag "stderr: $(head -c 400 "$T/err")"
+fi
 is "kill-pid-ns: the program ran once" "$(cat "$W/runs.log" 2>/dev/null | wc -l)" 1
+
+# Without a helper, bwrap is the first tier, and its run is its probe: bwrap
+# dies before it reports the program's start, so the program never ran.
+rm -f "$W/runs.log"
+SBX_EXTRA_ENV="SBX_HELPER=/nonexistent" sbx "$KILL" --workdir "$W" --json -- python3 "$W/count.py"
+tier=$(jfield tier "$T/out" 2>&1)
+if [ "$rc" -eq 0 ] && [ "$tier" = unshare ] && grep -q 'tier bwrap does not work' "$T/err" &&
+   ! grep -q 'tier helper' "$T/err"; then
+        ok "kill-pid-ns, no helper: the bwrap run falls back to unshare, saying so"
+else
+        not_ok "kill-pid-ns, no helper: the bwrap run falls back to unshare, saying so"; show_run
+fi
+is "kill-pid-ns, no helper: the program ran once" "$(cat "$W/runs.log" 2>/dev/null | wc -l)" 1
 
 sbx "$KILL" --require-tier helper --workdir "$W" --json -- python3 "$W/count.py"
 is "kill-pid-ns: --require-tier helper refuses (exit 3)" "$rc" 3
