@@ -195,12 +195,12 @@ static bool choose_unproven(struct sandbox *sb)
                         return false;
                 if (!sb->tier_probed[t] && missing_tool(sb, t))
                         sb->tier_probed[t] = true;
-                if (sb->tier_probed[t]) {       /* missing, or a run proved it broken */
+                if (sb->tier_probed[t] && !sb->tier_ok[t]) {    /* missing, or proved broken */
                         note_fallback(sb, t);
                         continue;
                 }
                 sb->tier = t;
-                sb->tier_unproven = true;
+                sb->tier_unproven = !sb->tier_probed[t];
                 return true;
         }
         return false;
