@@ -6,10 +6,14 @@
 
 #include <stdarg.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 /* A pointer freed when it goes out of scope: early returns leak nothing. */
 static inline void sbx_freep(void *p) { free(*(void **)p); }
 #define auto_free __attribute__((cleanup(sbx_freep)))
+/* The same for a file descriptor (-1: nothing to close). */
+static inline void sbx_closep(int *fd) { if (*fd >= 0) close(*fd); }
+#define auto_fd __attribute__((cleanup(sbx_closep))) int
 
 /* Exit codes of sbx-run (DESIGN.md). */
 enum {

@@ -19,9 +19,6 @@
 
 #define ELF_MAGIC "\x7f" "ELF"
 
-static void close_fdp(int *fd) { if (*fd >= 0) close(*fd); }
-#define auto_fd __attribute__((cleanup(close_fdp))) int
-
 bool interp_cache_disabled(void)
 {
         const char *v = getenv("SBX_NO_INTERP_CACHE");

@@ -22,9 +22,6 @@ struct child_failure {
         const char *step;
 };
 
-static void close_fdp(int *fd) { if (*fd >= 0) close(*fd); }
-#define auto_fd __attribute__((cleanup(close_fdp))) int
-
 static int set_limit(int resource, long long soft, long long hard)
 {
         struct rlimit rl = {

@@ -29,9 +29,6 @@ int64_t sbx_now_ms(void)
         return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static void close_fdp(int *fd) { if (*fd >= 0) close(*fd); }
-#define auto_fd __attribute__((cleanup(close_fdp))) int
-
 static void close_fd(int *fd)
 {
         if (*fd >= 0)

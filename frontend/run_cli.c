@@ -24,9 +24,6 @@
 #define PROGRAM_MAX_BYTES (64LL << 20)
 #define SANDBOX_PATH      "/usr/bin:/bin"
 
-static void close_fdp(int *fd) { if (*fd >= 0) close(*fd); }
-#define auto_fd __attribute__((cleanup(close_fdp))) int
-
 static int report_error(const struct sbx_err *err)
 {
         fprintf(stderr, "sbx-run: %s\n", err->msg);

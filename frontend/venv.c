@@ -18,9 +18,6 @@
 
 extern char **environ;
 
-static void close_fdp(int *fd) { if (*fd >= 0) close(*fd); }
-#define auto_fd __attribute__((cleanup(close_fdp))) int
-
 uint64_t venv_hash(const void *data, size_t len)
 {
         const unsigned char *p = data;
