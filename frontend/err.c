@@ -1,3 +1,4 @@
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -39,4 +40,20 @@ int sbx_fail_code(struct sbx_err *err, int exit_code, int errnum,
         fail_v(err, exit_code, errnum, fmt, ap);
         va_end(ap);
         return -1;
+}
+
+int sbx_write_all(int fd, const void *data, size_t len)
+{
+        const char *p = data;
+
+        while (len > 0) {
+                ssize_t n = write(fd, p, len);
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n <= 0)
+                        return n == 0 ? (errno = EIO, -1) : -1;
+                p += n;
+                len -= (size_t)n;
+        }
+        return 0;
 }

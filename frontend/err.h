@@ -15,6 +15,10 @@ static inline void sbx_freep(void *p) { free(*(void **)p); }
 static inline void sbx_closep(int *fd) { if (*fd >= 0) close(*fd); }
 #define auto_fd __attribute__((cleanup(sbx_closep))) int
 
+/* Writes all len bytes, again after EINTR and short writes; 0, or -1 with
+ * errno set (EIO when write() returns 0). */
+int sbx_write_all(int fd, const void *data, size_t len);
+
 /* Exit codes of sbx-run (DESIGN.md). */
 enum {
         SBX_EXIT_OK = 0,        /* passed, or a suite ran to its end */

@@ -300,20 +300,6 @@ bool interp_cache_load(const struct interp_cache *cache, struct interp_info *inf
         return text && interp_cache_parse(text, len, cache->key, info) == 0;
 }
 
-static int write_all(int fd, const char *data, size_t len)
-{
-        while (len > 0) {
-                ssize_t n = write(fd, data, len);
-                if (n < 0 && errno == EINTR)
-                        continue;
-                if (n <= 0)
-                        return -1;
-                data += n;
-                len -= (size_t)n;
-        }
-        return 0;
-}
-
 /* Exclusive create, never through a symlink; a temp file of a crashed
  * earlier process with our pid is ours to replace. */
 static int create_temp(const char *tmp)
@@ -340,7 +326,7 @@ void interp_cache_store(const struct interp_cache *cache, const struct interp_in
         int fd = create_temp(tmp);
         if (fd < 0)
                 return;
-        int rc = write_all(fd, text, strlen(text));
+        int rc = sbx_write_all(fd, text, strlen(text));
         if (close(fd) < 0 || rc < 0 || rename(tmp, cache->entry) < 0)
                 unlink(tmp);
 }

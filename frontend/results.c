@@ -78,20 +78,6 @@ char *results_line(const cJSON *sample_fields, size_t index, long line,
         return text;
 }
 
-static int write_all(int fd, const char *p, size_t n)
-{
-        while (n) {
-                ssize_t w = write(fd, p, n);
-                if (w < 0 && errno == EINTR)
-                        continue;
-                if (w < 0)
-                        return -1;
-                p += w;
-                n -= (size_t)w;
-        }
-        return 0;
-}
-
 /* ---- reading ---- */
 
 struct read_ctx {
@@ -267,7 +253,7 @@ int results_append(struct results_file *rf, size_t index, char *line, struct sbx
                 return sbx_fail(err, ENOMEM, "%s", rf->path);
         }
         line[n] = '\n';         /* one write for the line and its newline */
-        int rc = write_all(rf->fd, line, n + 1);
+        int rc = sbx_write_all(rf->fd, line, n + 1);
         line[n] = '\0';
         if (rc < 0) {
                 int e = errno;
@@ -297,8 +283,8 @@ int results_rewrite_ordered(struct results_file *rf, struct sbx_err *err)
         for (size_t i = 0; i < rf->n; i++) {
                 if (!rf->lines[i])
                         continue;
-                if (write_all(fd, rf->lines[i], strlen(rf->lines[i])) < 0 ||
-                    write_all(fd, "\n", 1) < 0)
+                if (sbx_write_all(fd, rf->lines[i], strlen(rf->lines[i])) < 0 ||
+                    sbx_write_all(fd, "\n", 1) < 0)
                         goto fail;
         }
         if (fsync(fd) < 0)
