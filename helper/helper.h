@@ -48,6 +48,7 @@ void die_report_to(int status_fd, struct outcome *shared);
 /* For the pure parts: the message goes to err; returns -1. */
 __attribute__((format(printf, 3, 4))) int set_error(char *err, size_t errlen, const char *fmt, ...);
 void json_write_string(char *out, size_t outlen, const char *s);
+int poll_timeout_ms(double left_ms);
 int outcome_format(const struct outcome *out, char *line, size_t len);
 bool path_is_clean(const char *path);
 bool path_is_under(const char *path, const char *prefix);
@@ -115,13 +116,19 @@ int privs_check_installed(char *err, size_t errlen);
 int privs_identify_caller(const struct config *cfg, struct caller *who, char *err, size_t errlen);
 void privs_drop_to(const struct caller *who);
 void privs_clear_caps(void);
+void privs_undumpable(void);
+void privs_fs_identity(uid_t uid, gid_t gid);
+void privs_become_root(void);
+void privs_become_init(const struct caller *who);
 
 /* mounts.c: the sandbox's root, and loopback */
 void mounts_build_root(const struct request *rq, const struct config *cfg, const struct caller *who);
 void net_bring_up_loopback(void);
 
 /* limits.c: rlimits, and the process count fallbacks */
+void limits_set(int resource, const char *name, rlim_t soft, rlim_t hard);
 void limits_apply_rlimits(const struct request *rq);
+void limits_ipc_namespace(const struct request *rq);
 int limits_count_processes(int host_proc_fd, uid_t uid);
 struct pids_cgroup {                    /* helper.conf's pids_cgroup */
         const char *path;               /* NULL when not configured */

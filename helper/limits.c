@@ -12,37 +12,64 @@
  * against a per-uid RLIMIT_NPROC on top of what the caller already runs. */
 #define NPROC_HELPER_SLACK 4
 #define PIDS_CGROUP_RMDIR_TRIES 200     /* 1 ms apart */
+#define SBX_RLIMIT_STACK (8ULL << 20)
+#define SBX_RLIMIT_SIGPENDING 256
+#define SBX_SHMMNI 8                    /* SysV shm segments of a run */
+#define SBX_MSGMNI 8                    /* SysV message queues of a run (16 KiB each) */
 
-/* Hosts (containers) may withhold CAP_SYS_RESOURCE even from root: then a
- * limit above the inherited hard limit is clamped to it, never raised. */
-static void set_limit(int resource, const char *name, rlim_t soft, rlim_t hard)
+/* Never above the caller's hard limit (pam_limits', Slurm's): a limit is
+ * only ever lowered, and one asked above the caller's is clamped to it. */
+void limits_set(int resource, const char *name, rlim_t soft, rlim_t hard)
 {
-        struct rlimit rl = { .rlim_cur = soft, .rlim_max = hard }, old;
+        struct rlimit old, rl;
 
-        if (setrlimit(resource, &rl) == 0)
-                return;
-        if (errno != EPERM || getrlimit(resource, &old) < 0)
-                die_errno("setrlimit %s", name);
+        if (getrlimit(resource, &old) < 0)
+                die_errno("getrlimit %s", name);
         rl.rlim_max = hard < old.rlim_max ? hard : old.rlim_max;
         rl.rlim_cur = soft < rl.rlim_max ? soft : rl.rlim_max;
         if (setrlimit(resource, &rl) < 0)
                 die_errno("setrlimit %s", name);
 }
 
-/* Set while still root, so hard limits may be raised past the caller's. */
 void limits_apply_rlimits(const struct request *rq)
 {
         rlim_t cpu_s = (rlim_t)((rq->limit[LIM_CPU] + 999) / 1000);
         rlim_t as = rq->limit[LIM_MEMORY] == SBX_LIMIT_NONE ? RLIM_INFINITY : (rlim_t)rq->limit[LIM_MEMORY];
 
         /* SIGXCPU at the soft limit, SIGKILL a second later. */
-        set_limit(RLIMIT_CPU, "cpu", cpu_s, cpu_s + 1);
-        set_limit(RLIMIT_AS, "as", as, as);
-        set_limit(RLIMIT_FSIZE, "fsize", rq->limit[LIM_FSIZE], rq->limit[LIM_FSIZE]);
-        set_limit(RLIMIT_NOFILE, "nofile", rq->limit[LIM_NOFILE], rq->limit[LIM_NOFILE]);
-        set_limit(RLIMIT_CORE, "core", 0, 0);
+        limits_set(RLIMIT_CPU, "cpu", cpu_s, cpu_s + 1);
+        limits_set(RLIMIT_AS, "as", as, as);
+        limits_set(RLIMIT_FSIZE, "fsize", rq->limit[LIM_FSIZE], rq->limit[LIM_FSIZE]);
+        limits_set(RLIMIT_NOFILE, "nofile", rq->limit[LIM_NOFILE], rq->limit[LIM_NOFILE]);
+        limits_set(RLIMIT_CORE, "core", 0, 0);
+        /* Not inherited from the caller: the usual stack, no locked memory
+         * or POSIX message queues, a bounded number of queued signals. */
+        limits_set(RLIMIT_STACK, "stack", SBX_RLIMIT_STACK, SBX_RLIMIT_STACK);
+        limits_set(RLIMIT_MEMLOCK, "memlock", 0, 0);
+        limits_set(RLIMIT_MSGQUEUE, "msgqueue", 0, 0);
+        limits_set(RLIMIT_SIGPENDING, "sigpending", SBX_RLIMIT_SIGPENDING, SBX_RLIMIT_SIGPENDING);
         /* Lowered to the real cap once we know whether it counts per run. */
-        set_limit(RLIMIT_NPROC, "nproc", RLIM_INFINITY, RLIM_INFINITY);
+        limits_set(RLIMIT_NPROC, "nproc", RLIM_INFINITY, RLIM_INFINITY);
+}
+
+/* SysV shared memory is charged to no process: in the run's own IPC
+ * namespace (init's, written through /proc/sys, which acts on the writer's
+ * namespace) all segments together hold at most --memory (tmpfs_size for
+ * --memory none), in a handful of segments; message queues likewise few. */
+void limits_ipc_namespace(const struct request *rq)
+{
+        uint64_t bytes = rq->limit[LIM_MEMORY] == SBX_LIMIT_NONE ? rq->limit[LIM_TMPFS] : rq->limit[LIM_MEMORY];
+        long page = sysconf(_SC_PAGESIZE);
+        const char *keys[] = { "shmmax", "shmall", "shmmni", "msgmni" };
+        unsigned long long values[] = { bytes, bytes / (uint64_t)(page > 0 ? page : 4096), SBX_SHMMNI, SBX_MSGMNI };
+        char path[64], text[32];
+
+        for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+                snprintf(path, sizeof(path), "/proc/sys/kernel/%s", keys[i]);
+                snprintf(text, sizeof(text), "%llu", values[i]);
+                if (write_file_at(AT_FDCWD, path, text) < 0)
+                        die_errno("write %s in the run's IPC namespace", path);
+        }
 }
 
 /* Processes of uid on the host, via a /proc opened before the pid

@@ -1,5 +1,7 @@
 /* sbx-helper: runs one program in a fresh sandbox as the calling user.
  * The phases, in order; each dies on failure, so nothing half set up runs. */
+#include <sys/sysmacros.h>
+
 #include "helper.h"
 
 #define USAGE "usage: sbx-helper [options] -- PROGRAM [ARG]... | --probe | --version"
@@ -11,6 +13,27 @@ static bool use_status_fd(const struct request *rq)
                 return false;
         die_report_to(rq->status_fd, NULL);
         return true;
+}
+
+/* fds 0-2 reach the candidate: a directory or device there would be a
+ * handle on the host (`< $HOME`: /proc/self/fd/0/..). Files, pipes,
+ * sockets (ssh, systemd and Slurm hand out those), terminals and
+ * /dev/null only; a closed one stays closed. */
+static void check_stdio(void)
+{
+        struct stat st;
+
+        for (int fd = 0; fd <= 2; fd++) {
+                if (fstat(fd, &st) < 0) {
+                        if (errno == EBADF)
+                                continue;
+                        die_errno("fd %d", fd);
+                }
+                if (S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) ||
+                    (S_ISCHR(st.st_mode) && (st.st_rdev == makedev(1, 3) || isatty(fd))))
+                        continue;
+                die("fd %d is not a file, pipe, socket, terminal or /dev/null (a directory?): refused", fd);
+        }
 }
 
 int main(int argc, char *argv[])
@@ -38,6 +61,7 @@ int main(int argc, char *argv[])
                 probe_run();
         if (rq.status_fd >= 0 && !use_status_fd(&rq))
                 die_errno("--status-fd %d", rq.status_fd);
+        check_stdio();
         if (privs_check_installed(err, sizeof(err)) < 0)
                 die("%s", err);
         if (config_load(&cfg, err, sizeof(err)) < 0)

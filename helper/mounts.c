@@ -1,7 +1,9 @@
 /* The sandbox's file system: a fresh tmpfs root holding read-only binds of
  * the system directories and the requested paths, the workdir, a fresh
- * /proc, a minimal /dev and size-capped tmpfs for /tmp, /dev/shm and home.
- * Runs as root in the new mount namespace (init, before the candidate). */
+ * /proc (its kernel knobs read-only), a minimal /dev, and /tmp, /dev/shm,
+ * home and a private workdir: directories of the root's one tmpfs, so all
+ * they hold together is bounded by tmpfs_size. Runs as root in the new
+ * mount namespace (init, before the candidate). */
 #include <linux/openat2.h>
 #include <net/if.h>
 #include <sys/ioctl.h>
@@ -12,7 +14,8 @@
 
 #include "helper.h"
 
-#define ROOT_TMPFS_SIZE "1m"
+/* The writable directories, in the root tmpfs, reached through binds only. */
+#define SCRATCH_DIR ".sbx-tmpfs"
 #define DEV_TMPFS_SIZE "64k"
 #define RO_ATTRS (MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV)
 
@@ -21,6 +24,8 @@
 static const char *const system_dirs[] = { "usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32",
                                            "etc", NULL };
 static const char *const kernel_dirs[] = { "proc", "dev", "sys", NULL };
+/* Bound over themselves read-only, as bubblewrap does. */
+static const char *const proc_read_only[] = { "sys", "sysrq-trigger", "irq", "bus", NULL };
 
 /* Only harmless character devices (no tty: nothing reaches a terminal),
  * and links into /proc/self/fd. */
@@ -52,16 +57,22 @@ static int open_as_caller(const char *path, uint64_t flags, const struct caller 
                                 .resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS };
         int fd, saved;
 
-        setfsgid(who->gid);
-        setfsuid(who->uid);
-        if ((uid_t)setfsuid(who->uid) != who->uid)
-                die("cannot take the caller's file system identity");
+        privs_fs_identity(who->uid, who->gid);
         fd = (int)syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof(how));
         saved = errno;
-        setfsuid(0);
-        setfsgid(0);
+        privs_fs_identity(0, 0);
         errno = saved;
         return fd;
+}
+
+/* $HOME and /run/user/UID hold the caller's keys, tokens and sockets:
+ * never bound whole, nor any directory above them. */
+static bool covers_private_dir(const char *path, const struct caller *who)
+{
+        char run_user[64];
+
+        snprintf(run_user, sizeof(run_user), "/run/user/%u", (unsigned)who->uid);
+        return path_is_under(who->home, path) || path_is_under(run_user, path);
 }
 
 static bool under_any_prefix(const char *path, const struct config *cfg)
@@ -89,6 +100,8 @@ static void open_sources(const struct request *rq, const struct config *cfg,
         src->workdir_fd = -1;
         if (rq->workdir && path_is_reserved(rq->workdir))
                 die("workdir %s may not be or lie under a system directory, /proc or /dev", rq->workdir);
+        if (rq->workdir && !rq->private_workdir && covers_private_dir(rq->workdir, who))
+                die("workdir %s is or holds your home or /run/user directory", rq->workdir);
         if (rq->workdir && !rq->private_workdir) {
                 src->workdir_fd = open_as_caller(rq->workdir, O_DIRECTORY, who);
                 if (src->workdir_fd < 0 || fstat(src->workdir_fd, &st) < 0)
@@ -101,11 +114,14 @@ static void open_sources(const struct request *rq, const struct config *cfg,
 
                 if (path_in(path, kernel_dirs))
                         die("--ro-bind %s: /proc, /dev and /sys may not be bound", path);
+                if (covers_private_dir(path, who))
+                        die("--ro-bind %s: is or holds your home or /run/user directory", path);
                 src->ro_fds[i] = open_as_caller(path, 0, who);
                 if (src->ro_fds[i] < 0 || fstat(src->ro_fds[i], &st) < 0)
                         die_errno("--ro-bind %s (it must be reached without symlinks)", path);
+                /* A read-only bind leaves a socket connectable and a FIFO writable. */
                 if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode))
-                        die("--ro-bind %s: not a regular file or directory", path);
+                        die("--ro-bind %s: not a regular file or directory (a socket or FIFO?)", path);
                 if (!under_any_prefix(path, cfg) && st.st_uid != who->uid)
                         die("--ro-bind %s: not under an ro_bind_prefix of %s and not owned by you",
                             path, cfg->path);
@@ -115,20 +131,37 @@ static void open_sources(const struct request *rq, const struct config *cfg,
 
 /* Opens (creating if missing) each component of a mount point; path_walk
  * never follows a symlink, so nothing in a caller-writable directory can
- * redirect a mount. */
-struct mountpoint { const char *path; bool want_dir; };
+ * redirect a mount. Created as root only in the sandbox's own root tmpfs;
+ * anywhere else (a host workdir) as the caller, so no name the caller
+ * chooses, nor a race, ever yields a root-owned file on the host. */
+struct mountpoint { const char *path; bool want_dir; const struct caller *who; dev_t root_dev; };
+
+static int make_mountpoint(int parent, const char *name, const struct mountpoint *mp, bool dir)
+{
+        struct stat st;
+        bool ours = fstat(parent, &st) == 0 && st.st_dev == mp->root_dev;
+        int made, saved;
+
+        if (!ours)
+                privs_fs_identity(mp->who->uid, mp->who->gid);
+        made = dir ? mkdirat(parent, name, 0755)
+                   : openat(parent, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0444);
+        saved = errno;
+        if (!ours)
+                privs_fs_identity(0, 0);
+        errno = saved;
+        return made < 0 || (!dir && close(made) < 0) ? -1 : 0;
+}
 
 static int mountpoint_step(int parent, const char *name, bool last, void *arg)
 {
         const struct mountpoint *mp = arg;
         bool dir = !last || mp->want_dir;
-        int fd = openat(parent, name, O_PATH | O_NOFOLLOW | O_CLOEXEC), made;
+        int fd = openat(parent, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
         struct stat st;
 
         if (fd < 0 && errno == ENOENT) {
-                made = dir ? mkdirat(parent, name, 0755)
-                           : openat(parent, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0444);
-                if (made < 0 || (!dir && close(made) < 0))
+                if (make_mountpoint(parent, name, mp, dir) < 0)
                         die_errno("create %s in the sandbox", mp->path);
                 fd = openat(parent, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
         }
@@ -139,9 +172,16 @@ static int mountpoint_step(int parent, const char *name, bool last, void *arg)
         return fd;
 }
 
-static void attach(int mntfd, int rootfd, const char *path, bool is_dir)
+static void attach(int mntfd, int rootfd, const char *path, bool is_dir, const struct caller *who)
 {
-        auto_fd target = path_walk(rootfd, path, mountpoint_step, &(struct mountpoint){ path, is_dir });
+        struct mountpoint mp = { path, is_dir, who, 0 };
+        struct stat st;
+        auto_fd target = -1;
+
+        if (fstat(rootfd, &st) < 0)
+                die_errno("stat the sandbox's root");
+        mp.root_dev = st.st_dev;
+        target = path_walk(rootfd, path, mountpoint_step, &mp);
 
         if (target < 0 || move_mount(mntfd, "", target, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
                 die_errno("mount %s in the sandbox", path);
@@ -166,20 +206,8 @@ static int new_fs(const char *type, const char *const *opts, unsigned attrs)
         return mnt;
 }
 
-static void mount_tmpfs(int rootfd, const char *path, const char *size, const char *mode,
-                        const struct caller *owner)
-{
-        char uid[16], gid[16];
-        const char *opts[] = { "size", size, "mode", mode, "uid", uid, "gid", gid, NULL };
-        auto_fd mnt = -1;
-
-        snprintf(uid, sizeof(uid), "%u", owner ? (unsigned)owner->uid : 0);
-        snprintf(gid, sizeof(gid), "%u", owner ? (unsigned)owner->gid : 0);
-        mnt = new_fs("tmpfs", opts, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
-        attach(mnt, rootfd, path, true);
-}
-
-static void bind_tree(int srcfd, int rootfd, const char *path, bool is_dir, unsigned attrs)
+static void bind_tree(int srcfd, int rootfd, const char *path, bool is_dir, unsigned attrs,
+                      const struct caller *who)
 {
         struct mount_attr attr = { .attr_set = attrs };
         auto_fd tree = open_tree(srcfd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
@@ -187,11 +215,11 @@ static void bind_tree(int srcfd, int rootfd, const char *path, bool is_dir, unsi
 
         if (tree < 0 || mount_setattr(tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &attr, sizeof(attr)) < 0)
                 die_errno("bind %s", path);
-        attach(tree, rootfd, path, is_dir);
+        attach(tree, rootfd, path, is_dir, who);
 }
 
 /* Merged-/usr hosts have /bin -> usr/bin: recreate the symlink, bind the rest. */
-static void add_system_dirs(int rootfd)
+static void add_system_dirs(int rootfd, const struct caller *who)
 {
         char target[256], path[32];
         struct stat st;
@@ -213,14 +241,43 @@ static void add_system_dirs(int rootfd)
 
                         if (src < 0)
                                 die_errno("open %s", path);
-                        bind_tree(src, rootfd, path, true, RO_ATTRS);
+                        bind_tree(src, rootfd, path, true, RO_ATTRS, who);
                 }
         }
 }
 
-static void add_dev(int rootfd, const char *shm_size)
+/* The writable directories: root's, mode 0700 and hidden in the root
+ * tmpfs, each bound to its place; init runs with umask 0. */
+static int make_scratch(int rootfd, const struct caller *who)
 {
-        const char *opts[] = { "size", DEV_TMPFS_SIZE, "mode", "0755", NULL };
+        static const struct { const char *name; mode_t mode; bool callers; } dirs[] = {
+                { "tmp", 01777, false }, { "shm", 01777, false }, { "home", 0700, true }, { "work", 0700, true },
+        };
+        auto_fd scratch = -1;
+
+        if (mkdirat(rootfd, SCRATCH_DIR, 0700) < 0 ||
+            (scratch = openat(rootfd, SCRATCH_DIR, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+                die_errno("create /%s", SCRATCH_DIR);
+        for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+                if (mkdirat(scratch, dirs[i].name, dirs[i].mode) < 0 ||
+                    (dirs[i].callers && fchownat(scratch, dirs[i].name, who->uid, who->gid, AT_SYMLINK_NOFOLLOW) < 0))
+                        die_errno("create /%s/%s", SCRATCH_DIR, dirs[i].name);
+        }
+        return take_fd(&scratch);
+}
+
+static void bind_scratch(int scratch, const char *name, int rootfd, const char *path, const struct caller *who)
+{
+        auto_fd src = openat(scratch, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+        if (src < 0)
+                die_errno("open /%s/%s", SCRATCH_DIR, name);
+        bind_tree(src, rootfd, path, true, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, who);
+}
+
+static void add_dev(int rootfd, int scratch, const struct caller *who)
+{
+        const char *opts[] = { "size", DEV_TMPFS_SIZE, "mode", "0755", "uid", "0", "gid", "0", NULL };
         struct mount_attr ro = { .attr_set = MOUNT_ATTR_RDONLY };
         auto_fd dev = new_fs("tmpfs", opts, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC);
 
@@ -233,35 +290,58 @@ static void add_dev(int rootfd, const char *shm_size)
         }
         if (mkdirat(dev, "shm", 0755) < 0)
                 die_errno("mkdir /dev/shm");
-        attach(dev, rootfd, "/dev", true);
-        mount_tmpfs(rootfd, "/dev/shm", shm_size, "1777", NULL);
+        attach(dev, rootfd, "/dev", true, who);
+        bind_scratch(scratch, "shm", rootfd, "/dev/shm", who);
         if (mount_setattr(dev, "", AT_EMPTY_PATH, &ro, sizeof(ro)) < 0)
                 die_errno("make /dev read-only");
 }
 
-static void add_user_paths(int rootfd, const struct request *rq, const struct caller *who,
-                           struct sources *src, const char *size)
+/* A fresh /proc, with the kernel's knobs in it bound over themselves
+ * read-only (those this kernel lacks are skipped). */
+static void add_proc(int rootfd, const struct caller *who)
 {
-        mount_tmpfs(rootfd, "/tmp", size, "1777", NULL);
+        auto_fd proc = new_fs("proc", NULL, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
+        char path[64];
+        struct stat st;
+
+        attach(proc, rootfd, "/proc", true, who);
+        for (const char *const *name = proc_read_only; *name; name++) {
+                auto_fd src = openat(proc, *name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+
+                if (src < 0 && errno == ENOENT)
+                        continue;
+                if (src < 0 || fstat(src, &st) < 0)
+                        die_errno("open /proc/%s", *name);
+                snprintf(path, sizeof(path), "/proc/%s", *name);
+                bind_tree(src, rootfd, path, S_ISDIR(st.st_mode), RO_ATTRS, who);
+        }
+}
+
+static void add_user_paths(int rootfd, int scratch, const struct request *rq, const struct caller *who,
+                           struct sources *src)
+{
+        bind_scratch(scratch, "tmp", rootfd, "/tmp", who);
         /* A home of / or inside a system directory is no place for a tmpfs. */
         if (strcmp(who->home, "/") != 0 && path_is_clean(who->home) && !path_is_reserved(who->home))
-                mount_tmpfs(rootfd, who->home, size, "0700", who);
+                bind_scratch(scratch, "home", rootfd, who->home, who);
         if (rq->workdir && rq->private_workdir)
-                mount_tmpfs(rootfd, rq->workdir, size, "0700", who);
+                bind_scratch(scratch, "work", rootfd, rq->workdir, who);
         else if (rq->workdir)
-                bind_tree(src->workdir_fd, rootfd, rq->workdir, true, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
+                bind_tree(src->workdir_fd, rootfd, rq->workdir, true, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, who);
         for (size_t i = 0; i < rq->n_ro_binds; i++)
-                bind_tree(src->ro_fds[i], rootfd, rq->ro_binds[i], src->ro_is_dir[i], RO_ATTRS);
+                bind_tree(src->ro_fds[i], rootfd, rq->ro_binds[i], src->ro_is_dir[i], RO_ATTRS, who);
 }
 
 void mounts_build_root(const struct request *rq, const struct config *cfg, const struct caller *who)
 {
-        const char *opts[] = { "size", ROOT_TMPFS_SIZE, "mode", "0755", NULL };
-        struct mount_attr ro = { .attr_set = RO_ATTRS };
-        auto_fd root = -1, proc = -1;
-        struct sources src;
         char size[32];
+        const char *opts[] = { "size", size, "mode", "0755", "uid", "0", "gid", "0", NULL };
+        struct mount_attr ro = { .attr_set = RO_ATTRS };
+        auto_fd root = -1, scratch = -1;
+        struct sources src;
 
+        /* What init creates is root's, not in the caller's group. */
+        privs_fs_identity(0, 0);
         open_sources(rq, cfg, who, &src);
         snprintf(size, sizeof(size), "%llu", (unsigned long long)rq->limit[LIM_TMPFS]);
         /* Nothing we mount may propagate back to the host. */
@@ -270,11 +350,11 @@ void mounts_build_root(const struct request *rq, const struct config *cfg, const
         root = new_fs("tmpfs", opts, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
         if (move_mount(root, "", AT_FDCWD, "/tmp", MOVE_MOUNT_F_EMPTY_PATH) < 0)
                 die_errno("mount the new root");
-        add_system_dirs(root);
-        proc = new_fs("proc", NULL, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
-        attach(proc, root, "/proc", true);
-        add_dev(root, size);
-        add_user_paths(root, rq, who, &src, size);
+        scratch = make_scratch(root, who);
+        add_system_dirs(root, who);
+        add_proc(root, who);
+        add_dev(root, scratch, who);
+        add_user_paths(root, scratch, rq, who, &src);
         if (mount_setattr(root, "", AT_EMPTY_PATH, &ro, sizeof(ro)) < 0)
                 die_errno("make the new root read-only");
         if (fchdir(root) < 0 || syscall(SYS_pivot_root, ".", ".") < 0)

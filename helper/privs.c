@@ -2,6 +2,7 @@
  * Capabilities are handled with capget/capset and prctl directly: no
  * library to load and initialise in every run for a few syscalls. */
 #include <grp.h>
+#include <sys/fsuid.h>
 #include <pwd.h>
 #include <linux/capability.h>
 
@@ -115,21 +116,67 @@ void privs_clear_caps(void)
                 die("capabilities still present after dropping them");
 }
 
-/* Caller's uid and primary gid, no supplementary groups, no capabilities
- * (setresuid away from 0 empties the other sets). Checked afterwards. */
-void privs_drop_to(const struct caller *who)
+/* A credential change resets dumpable to fs.suid_dumpable: cleared again
+ * after each, so no process of the caller's may ptrace us or read our memory. */
+void privs_undumpable(void)
+{
+        if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0 || prctl(PR_GET_DUMPABLE, 0, 0, 0, 0) != 0)
+                die_errno("PR_SET_DUMPABLE");
+}
+
+/* The file system identity (for creating and opening as someone); checked. */
+void privs_fs_identity(uid_t uid, gid_t gid)
+{
+        setfsgid(gid);
+        setfsuid(uid);
+        if ((uid_t)setfsuid(uid) != uid || (gid_t)setfsgid(gid) != gid)
+                die("cannot take the file system identity %u:%u", (unsigned)uid, (unsigned)gid);
+        privs_undumpable();
+}
+
+static void check_uids(uid_t real, uid_t eff)
 {
         uid_t r, e, s;
 
+        if (getresuid(&r, &e, &s) < 0 || r != real || e != eff || s != eff)
+                die("uids did not change to %u,%u,%u", (unsigned)real, (unsigned)eff, (unsigned)eff);
+}
+
+/* The supervisor, once the caller is known: root in all three uids, so the
+ * caller can neither signal (kill -STOP) nor prlimit nor ptrace it. */
+void privs_become_root(void)
+{
+        if (setresuid(0, 0, 0) < 0)
+                die_errno("setresuid");
+        check_uids(0, 0);
+        privs_undumpable();
+}
+
+/* Init after setting up: the caller's real uid (so it may kill the run's
+ * processes) but effective and saved uid 0 without any capability, so the
+ * candidate can neither prlimit, ptrace nor read it through /proc. */
+void privs_become_init(const struct caller *who)
+{
+        if (setresuid(who->uid, 0, 0) < 0)
+                die_errno("setresuid");
+        check_uids(who->uid, 0);
+        privs_clear_caps();
+        privs_undumpable();
+}
+
+/* Caller's uid and gid, and the caller's supplementary groups kept: dropping
+ * them would grant what a group was denied (a file 0604 root:group; the
+ * reason the kernel forbids unprivileged setgroups). No capabilities
+ * (setresuid away from 0 empties the other sets). Checked afterwards. */
+void privs_drop_to(const struct caller *who)
+{
         clear_bounding_and_ambient();
-        if (setgroups(0, NULL) < 0)
-                die_errno("setgroups");
         if (setresgid(who->gid, who->gid, who->gid) < 0)
                 die_errno("setresgid");
         if (setresuid(who->uid, who->uid, who->uid) < 0)
                 die_errno("setresuid");
-        if (getresuid(&r, &e, &s) < 0 || r != who->uid || e != who->uid || s != who->uid)
-                die("uid did not change to %u", (unsigned)who->uid);
+        check_uids(who->uid, who->uid);
         if (caps_present())
                 die("capabilities still present after changing uid");
+        privs_undumpable();
 }

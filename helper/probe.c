@@ -40,6 +40,16 @@ static void print_config(const struct config *cfg, bool valid, const char *error
         printf("],\"allow_network\":false}");
 }
 
+/* What --memory bounds, and what it does not (no memory cgroup here). */
+static void print_memory_bound(void)
+{
+        printf("\"memory\":{\"cgroup\":false,\"bounded\":[\"address space of each process (RLIMIT_AS)\","
+               "\"SysV shared memory, all segments together (shmall, shmmax, shmmni 8)\"],"
+               "\"tmpfs\":\"one tmpfs of tmpfs_size for /tmp, /dev/shm, home and a private workdir\","
+               "\"not_bounded\":[\"page cache\",\"kernel memory (pipes, sockets, page tables)\","
+               "\"memfd, unless the seccomp policy denies memfd_create\"]}");
+}
+
 /* Whether the caller may create a user namespace: the kernel's answer, asked
  * as the caller (sysctls, LSMs and seccomp can all say no). Ends our root. */
 static bool caller_gets_userns(void)
@@ -56,6 +66,7 @@ void probe_run(void)
         struct pids_cgroup cg;
         struct config cfg;
         struct caller who;
+        uid_t caller_uid = getuid();    /* before caller_gets_userns() unshares */
         bool setuid_ok = privs_check_installed(err, sizeof(err)) == 0;
         bool conf_ok = config_load(&cfg, conf_err, sizeof(conf_err)) == 0;
         bool allowed = conf_ok && privs_identify_caller(&cfg, &who, who_err, sizeof(who_err)) == 0;
@@ -74,7 +85,8 @@ void probe_run(void)
                 print_str(cg_ok ? ",\"usable\":true,\"why_not\":" : ",\"usable\":false,\"why_not\":", cg.why);
         }
         printf(cg.path ? "}," : "null,");
-        printf("\"seccomp\":true,\"network\":\"loopback only\"},");
-        printf("\"caller\":{\"uid\":%u,\"allowed\":%s}}\n", (unsigned)getuid(), allowed ? "true" : "false");
+        printf("\"seccomp\":true,\"network\":\"loopback only\",");
+        print_memory_bound();
+        printf("},\"caller\":{\"uid\":%u,\"allowed\":%s}}\n", (unsigned)caller_uid, allowed ? "true" : "false");
         exit(ok ? 0 : SBX_EXIT_SETUP);
 }

@@ -75,8 +75,7 @@ static void cap_process_count(const struct run *run, int init_sock)
                 privs_clear_caps();
         else
                 nproc += (rlim_t)limits_count_processes(run->host_proc, run->who->uid);
-        if (setrlimit(RLIMIT_NPROC, &(struct rlimit){ nproc, nproc }) < 0)
-                die_errno("setrlimit nproc");
+        limits_set(RLIMIT_NPROC, "nproc", nproc, nproc);
 }
 
 __attribute__((noreturn)) static void candidate_main(const struct run *run, int init_sock)
@@ -176,6 +175,7 @@ __attribute__((noreturn)) static void init_main(struct run *run)
         if (sethostname("sbx", 3) < 0)
                 die_errno("sethostname");
         net_bring_up_loopback();
+        limits_ipc_namespace(run->rq);
         mounts_build_root(run->rq, run->cfg, run->who);
         if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sock) < 0)
                 die_errno("socketpair");
@@ -191,7 +191,10 @@ __attribute__((noreturn)) static void init_main(struct run *run)
         close(run->host_proc);
         close_fdp(&run->cg.dir);
         close_fdp(&run->cg.host_ns);
-        privs_drop_to(run->who);
+        /* Out of the candidate's reach, and able to do no more than reap. */
+        privs_become_init(run->who);
+        if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 || sbx_seccomp_install() < 0)
+                die_errno("confine init");
         exit_if_orphaned(run);
         run->out->wait_status = init_reap(cpid);
         run->out->reaped = true;
@@ -215,7 +218,7 @@ static bool wait_for_init(int pidfd, const struct timespec *start, uint64_t time
         int rc;
 
         while ((left_ms = (double)timeout_ms - seconds_since(start) * 1000.0) > 0) {
-                rc = poll(&pfd, 1, (int)left_ms + 1);
+                rc = poll(&pfd, 1, poll_timeout_ms(left_ms));
                 if (rc > 0)
                         return false;
                 if (rc < 0 && errno != EINTR)
@@ -260,15 +263,18 @@ static void classify(const struct request *rq, bool timed_out, struct outcome *o
 
 static void write_status(const struct request *rq, const struct caller *who, const struct outcome *out)
 {
-        char line[3 * SBX_ERRLEN], prog[256];
+        char line[3 * SBX_ERRLEN], prog[256], user[256], dir[1024];
         int n = outcome_format(out, line, sizeof(line));
 
         if (rq->status_fd >= 0 && write(rq->status_fd, line, (size_t)n) != n)
                 fprintf(stderr, "sbx-helper: writing the status: %s\n", strerror(errno));
+        /* Every caller-chosen string escaped: no newline or ESC forges a record. */
         json_write_string(prog, sizeof(prog), rq->argv[0]);
+        json_write_string(user, sizeof(user), who->name);
+        json_write_string(dir, sizeof(dir), rq->workdir ? rq->workdir : who->home);
         openlog("sbx-helper", LOG_PID, LOG_AUTHPRIV);
-        syslog(LOG_INFO, "user=%s program=%s workdir=%s outcome=%s exit=%d",
-               who->name, prog, rq->workdir ? rq->workdir : who->home, out->status, out->helper_exit);
+        syslog(LOG_INFO, "user=\"%s\" program=\"%s\" workdir=\"%s\" outcome=%s exit=%d",
+               user, prog, dir, out->status, out->helper_exit);
 }
 
 void supervise_run(const struct request *rq, const struct config *cfg, const struct caller *who)
@@ -285,6 +291,7 @@ void supervise_run(const struct request *rq, const struct config *cfg, const str
                 die_errno("set up the sandbox's outcome");
         *out = (struct outcome){ .status = "setup-error", .nproc_mode = "none" };
         run.out = out;
+        privs_become_root();
         run.host_proc = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (run.host_proc < 0)
                 die_errno("open /proc");

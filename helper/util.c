@@ -40,6 +40,13 @@ void json_write_string(char *out, size_t outlen, const char *s)
         out[n] = '\0';
 }
 
+/* poll()'s int milliseconds for a wait of left_ms (> 0): rounded up, and
+ * at most a day per call (an int overflows past 24.8 days). */
+int poll_timeout_ms(double left_ms)
+{
+        return left_ms >= 86400000.0 ? 86400000 : (int)left_ms + 1;
+}
+
 /* One line of JSON, the status line of docs/helper-contract.md. */
 int outcome_format(const struct outcome *out, char *line, size_t len)
 {

@@ -1,0 +1,53 @@
+#!/bin/bash
+# Memory outside RLIMIT_AS (issue 14 item 1, helper tier): SysV shared memory
+# is bounded by --memory through the run's IPC namespace sysctls, and the
+# writable tmpfs directories (/tmp, /dev/shm, home, a private workdir) share
+# ONE tmpfs of --tmpfs-size. The memory cgroup is not implemented: said, not
+# hidden.
+. "$(dirname "$0")/../lib/lib.sh"
+require_test_root
+new_workspace
+home=$(getent passwd "$SBX_TEST_USER" | cut -d: -f6)
+
+# 768 MB of SysV shm in 8 MiB segments under --memory 64M: before the fix
+# every segment was granted (shmmni 4096, shmall huge) and host Shmem grew.
+HRUN_HOSTILE=120 hrun --workdir "$W" --memory 64M --timeout 60 --cpu 60 -- \
+        /usr/bin/python3 -I "$(payload sysv_shm.py)" $((768 << 20)) $((8 << 20))
+held=$(awk '$1 == "HELD" { print $2 }' "$T/out")
+if [ "$rc" -eq 0 ] && [ -n "$held" ] && [ "$held" -le $((64 << 20)) ]; then
+        ok "SysV shm under --memory 64M: held $held bytes, at most 64 MiB ($(awk '{ print $3 }' "$T/out"))"
+else
+        not_ok "SysV shm under --memory 64M is bounded by 64 MiB (held ${held:-?})"; show_run
+fi
+
+put "$W/ipc.sh" <<'SH'
+cat /proc/sys/kernel/shmmax /proc/sys/kernel/shmall /proc/sys/kernel/shmmni | tr '\n' ' '
+SH
+hrun --workdir "$W" --memory 64M -- /bin/sh "$W/ipc.sh"
+page=$(getconf PAGESIZE)
+is "the run's IPC namespace: shmmax, shmall (pages), shmmni from --memory 64M" \
+        "$(cat "$T/out")" "$((64 << 20)) $(((64 << 20) / page)) 8 "
+
+# One tmpfs for the run: filling /tmp, home, /dev/shm and the private
+# workdir in turn holds --tmpfs-size in all (before: four times that).
+P=/tmp/sbx-private-$$
+fill=$(payload fill_all.py)
+HRUN_HOSTILE=120 hrun --private-workdir "$P" --ro-bind "$fill" --tmpfs-size 8M --fsize 256M --timeout 60 -- \
+        /usr/bin/python3 -I "$fill" /tmp "$home" /dev/shm "$P"
+total=$(awk '$1 == "TOTAL" { print $2 }' "$T/out")
+if [ "$rc" -eq 0 ] && [ -n "$total" ] && [ "$total" -le $((8 << 20)) ] && [ "$total" -ge $((4 << 20)) ]; then
+        ok "tmpfs fill of /tmp, home, /dev/shm, private workdir: $total bytes in all (one 8 MiB tmpfs)"
+else
+        not_ok "tmpfs fill across the writable dirs is bounded by one --tmpfs-size (got ${total:-?})"; show_run
+fi
+diag "$(tr '\n' ';' < "$T/out")"
+
+# --probe says what --memory bounds here.
+HRUN_NOSTATUS=1 hrun --probe
+mem=$("$HOST_PY" -c 'import json,sys; m=json.load(open(sys.argv[1]))["host"]["memory"]; print(m["cgroup"], len(m["bounded"]), len(m["not_bounded"]))' "$T/out" 2>/dev/null)
+is "--probe reports what --memory bounds (no memory cgroup)" "$mem" "False 2 3"
+
+# The per-run memory cgroup (memory.max, memory.swap.max 0, peak and OOM in
+# the status) is not built yet; this host is cgroup v1 hybrid anyway.
+ok "memory cgroup # SKIP memory_cgroup is not implemented (and this host has no delegated cgroup v2 subtree)"
+done_testing
