@@ -11,7 +11,7 @@ RUNS=40
 mkdir -m 0755 "$W/D" && chown "$SBX_TEST_USER:" "$W/D"
 
 cat > "$T/race.py" <<'PY'
-import os, sys
+import os, sys, time
 d, stop, found = sys.argv[1], sys.argv[2], sys.argv[3]
 f = os.path.join(d, 'f')
 while not os.path.exists(stop):
@@ -22,10 +22,12 @@ while not os.path.exists(stop):
         os.unlink(f)
     except FileNotFoundError:
         pass
+    time.sleep(0.001)    # absent about half the time: present at the check, gone at the mount
     try:
         os.close(os.open(f, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
     except FileExistsError:
         pass
+    time.sleep(0.001)
 PY
 chmod 0644 "$T/race.py"
 : > "$T/found"; chown "$SBX_TEST_USER:" "$T/found"
@@ -33,8 +35,10 @@ as_user touch "$W/D/f"
 as_user "$HOST_PY" -I "$T/race.py" "$W/D" "$T/stop" "$T/found" &
 racer=$!
 at_exit "touch $T/stop; kill $racer 2>/dev/null"
+ran=0
 for _ in $(seq "$RUNS"); do
         hrun --workdir "$W" --ro-bind "$W/D/f" -- /bin/true
+        [ "$rc" -eq 0 ] && ran=$((ran + 1))
         find "$W/D" -user root -exec sh -c 'echo "left root-owned: $1" >> "$2"' sh {} "$T/found" \;
 done
 touch "$T/stop"; wait "$racer"
@@ -44,5 +48,5 @@ if [ -s "$T/found" ]; then
 else
         ok "$RUNS raced runs leave no root-owned file in the caller's directory"
 fi
-# The race did happen: some runs found the file gone (refused, or created as the caller).
+diag "$ran of $RUNS runs found the file at the check and ran"
 done_testing
