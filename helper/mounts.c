@@ -16,6 +16,7 @@
 
 /* The writable directories, in the root tmpfs, reached through binds only. */
 #define SCRATCH_DIR ".sbx-tmpfs"
+#define SCRATCH_BYTES_PER_INODE 2048
 #define DEV_TMPFS_SIZE "64k"
 #define RO_ATTRS (MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV)
 
@@ -334,8 +335,8 @@ static void add_user_paths(int rootfd, int scratch, const struct request *rq, co
 
 void mounts_build_root(const struct request *rq, const struct config *cfg, const struct caller *who)
 {
-        char size[32];
-        const char *opts[] = { "size", size, "mode", "0755", "uid", "0", "gid", "0", NULL };
+        char size[32], inodes[32];
+        const char *opts[] = { "size", size, "nr_inodes", inodes, "mode", "0755", "uid", "0", "gid", "0", NULL };
         struct mount_attr ro = { .attr_set = RO_ATTRS };
         auto_fd root = -1, scratch = -1;
         struct sources src;
@@ -344,6 +345,8 @@ void mounts_build_root(const struct request *rq, const struct config *cfg, const
         privs_fs_identity(0, 0);
         open_sources(rq, cfg, who, &src);
         snprintf(size, sizeof(size), "%llu", (unsigned long long)rq->limit[LIM_TMPFS]);
+        /* Inodes are kernel memory outside size: one per 2 KiB of it. */
+        snprintf(inodes, sizeof(inodes), "%llu", (unsigned long long)(rq->limit[LIM_TMPFS] / SCRATCH_BYTES_PER_INODE + 64));
         /* Nothing we mount may propagate back to the host. */
         if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
                 die_errno("make / private");

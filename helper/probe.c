@@ -45,7 +45,7 @@ static void print_memory_bound(void)
 {
         printf("\"memory\":{\"cgroup\":false,\"bounded\":[\"address space of each process (RLIMIT_AS)\","
                "\"SysV shared memory, all segments together (shmall, shmmax, shmmni 8)\"],"
-               "\"tmpfs\":\"one tmpfs of tmpfs_size for /tmp, /dev/shm, home and a private workdir\","
+               "\"tmpfs\":\"one tmpfs of tmpfs_size (one inode per 2 KiB) for /tmp, /dev/shm, home and a private workdir\","
                "\"not_bounded\":[\"page cache\",\"kernel memory (pipes, sockets, page tables)\","
                "\"memfd, unless the seccomp policy denies memfd_create\"]}");
 }

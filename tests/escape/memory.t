@@ -42,6 +42,27 @@ else
 fi
 diag "$(tr '\n' ';' < "$T/out")"
 
+# Inodes are kernel memory outside the tmpfs size: one per 2 KiB of it
+# (+64), so 8M allows 4160 (before: half the host's RAM pages).
+put "$W/inodes.py" <<'PY'
+import os
+n = 0
+try:
+    while n < 200000:
+        os.close(os.open('/tmp/f%d' % n, os.O_WRONLY | os.O_CREAT, 0o600))
+        n += 1
+except OSError as e:
+    pass
+print(n)
+PY
+HRUN_HOSTILE=120 hrun --workdir "$W" --tmpfs-size 8M --timeout 60 -- /usr/bin/python3 -I "$W/inodes.py"
+n=$(cat "$T/out")
+if [ "$rc" -eq 0 ] && [ -n "$n" ] && [ "$n" -le 4160 ] && [ "$n" -ge 1000 ]; then
+        ok "empty files in /tmp under --tmpfs-size 8M: $n (inodes capped)"
+else
+        not_ok "empty files in /tmp are capped by the tmpfs's inode count (got ${n:-?})"; show_run
+fi
+
 # --probe says what --memory bounds here.
 HRUN_NOSTATUS=1 hrun --probe
 mem=$("$HOST_PY" -c 'import json,sys; m=json.load(open(sys.argv[1]))["host"]["memory"]; print(m["cgroup"], len(m["bounded"]), len(m["not_bounded"]))' "$T/out" 2>/dev/null)
