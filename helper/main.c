@@ -70,5 +70,7 @@ int main(int argc, char *argv[])
                 die("%s", err);
         if (config_apply_limits(&cfg, &rq, err, sizeof(err)) < 0)
                 die("%s", err);
+        /* The caller is known: from here on it may not signal or prlimit us. */
+        privs_become_root();
         supervise_run(&rq, &cfg, &who);
 }

@@ -291,7 +291,6 @@ void supervise_run(const struct request *rq, const struct config *cfg, const str
                 die_errno("set up the sandbox's outcome");
         *out = (struct outcome){ .status = "setup-error", .nproc_mode = "none" };
         run.out = out;
-        privs_become_root();
         run.host_proc = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (run.host_proc < 0)
                 die_errno("open /proc");
