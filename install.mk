@@ -12,7 +12,7 @@ INSTALL_HELPER    := $(DESTDIR)$(HELPER_PATH)
 MAN_PAGES         := man/sbx-run.1 man/sbx-helper.8
 
 .PHONY: install-bin install-helper install-conf install-data install-man \
-        install-group install-check config-check man-check demo
+        install-group install-check config-check suites-check man-check demo
 
 install: install-bin install-helper install-conf install-data install-man install-group
 
@@ -194,7 +194,21 @@ config-check:
 	[ "$$(stat -c %y $$b/sbx-run $$b/sbx-helper)" = "$$before" ] || fail "an unchanged PREFIX relinked the programs"; \
 	rm -rf $$b $$b.log; echo "config-check: ok (PREFIX and SYSCONFDIR changes rebuild sbx-run and sbx-helper)"
 
-check: man-check selinux-check fuzz-check install-check config-check
+# The shipped data is what its SOURCES.md says: every file's sha256 is
+# listed there, and every suite has its LICENSE.
+suites-check:
+	@set -e; [ -n "$(SUITE_NAMES)" ] || { echo "suites-check: no suites/*/SOURCES.md" >&2; exit 1; }; \
+	for s in $(SUITE_NAMES); do \
+		[ -f suites/$$s/LICENSE ] || { echo "suites-check: suites/$$s has no LICENSE" >&2; exit 1; }; \
+		for f in suites/$$s/*; do \
+			[ "$${f##*/}" != SOURCES.md ] || continue; \
+			h=$$(sha256sum "$$f" | cut -d' ' -f1); \
+			grep -q "$$h" suites/$$s/SOURCES.md || \
+				{ echo "suites-check: $$f: sha256 $$h is not in suites/$$s/SOURCES.md" >&2; exit 1; }; \
+		done; \
+	done; echo "suites-check: ok ($(words $(SUITE_FILES)) files in $(words $(SUITE_NAMES)) suites match their SOURCES.md)"
+
+check: man-check selinux-check fuzz-check install-check config-check suites-check
 # On a fresh Debian/Ubuntu machine, `make check` as root installs the build
 # dependencies (`deps`) before anything is compiled or checked, also under
 # -j; elsewhere (no dpkg) it leaves the system alone.

@@ -29,7 +29,7 @@ TRY_SYSCALL := $(BUILD)/tests/escape/try-syscall
 $(TRY_SYSCALL): $(BUILD)/tests/escape/try-syscall.o
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^
 
-.PHONY: unit unit-tests run-unit integration check
+.PHONY: unit unit-tests run-unit integration check check-full
 unit-tests: $(UNIT_BINS) $(TRY_SYSCALL)
 
 # Runs every unit test program of $(BUILD); a missing cmocka fails the build
@@ -41,14 +41,37 @@ run-unit: unit-tests
 
 unit: run-unit
 
+# The integration tests in two sets. `make check` runs the quick one (every
+# .t but those below, a few minutes on 2 cores, on the data sbx ships);
+# `make check-full` (CI runs both) the long ones: whole benchmarks, the real
+# model outputs and ClassEval from $SBX_TEST_DATA, Slurm. A new .t is in
+# the quick set unless listed here. Times are `prove --timer` on 2 cores.
+FULL_TESTS := tests/suites/humaneval.t tests/suites/humanevalplus.t \
+              tests/suites/codegen_subset.t tests/suites/ldb_solution.t \
+              tests/suites/classeval.t tests/slurm/slurm.t
+INTEGRATION_TESTS := $(sort $(wildcard $(foreach a,helper escape frontend suites hardened slurm,tests/$(a)/*.t)))
+CHECK_TESTS := $(filter-out $(FULL_TESTS),$(INTEGRATION_TESTS))
+# Tests that use up the test user's processes or signal all of them run
+# alone, before the others run PROVE_JOBS at a time.
+SERIAL_TESTS := tests/escape/bombs.t tests/escape/signals.t tests/escape/daemon.t \
+                tests/frontend/hostile.t
+PROVE_JOBS ?= 2
+
 integration: all $(TRY_SYSCALL)
 	+BUILD=$(BUILD) tests/run-integration.sh
 
 # Everything, in order: the normal tree, the ASan/UBSan tree, the unit tests
-# in both, then the integration tests as root against a setuid helper.
+# in both, then the quick integration tests as root against a setuid helper.
 check: all unit-tests
 	$(MAKE) SANITIZE=1 BUILD=$(BUILD)/asan all unit-tests
 	$(MAKE) BUILD=$(BUILD) run-unit
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
 		$(MAKE) SANITIZE=1 BUILD=$(BUILD)/asan run-unit
-	+BUILD=$(BUILD) tests/run-integration.sh
+	+BUILD=$(BUILD) TESTS="$(CHECK_TESTS)" SERIAL_TESTS="$(SERIAL_TESTS)" \
+		PROVE_JOBS=$(PROVE_JOBS) tests/run-integration.sh
+
+# The long tests (valgrind ran in `make check`). They need $SBX_TEST_DATA
+# (default ../shared/suites) for the data sbx does not ship, and skip,
+# saying so, without it.
+check-full: all $(TRY_SYSCALL)
+	+BUILD=$(BUILD) TESTS="$(FULL_TESTS)" SBX_VALGRIND=0 PROVE_JOBS=1 tests/run-integration.sh
