@@ -46,9 +46,10 @@ unit: run-unit
 # both) the long ones: whole benchmarks, the real model outputs and
 # ClassEval from $SBX_TEST_DATA, the helper and escape tests re-run on a
 # simulated host without user namespaces, Slurm. A new .t is in the quick
-# set unless listed here. Chosen by `prove --timer`, one at a time, 2 cores:
-# these took 45-170 s each (humanevalplus 126 s, no-userns-rerun 168 s),
-# the other 36 took 5.9 min together, the slowest 45 s.
+# set unless listed here. Chosen by `prove --timer`, one at a time, on 2
+# cores shared with other builds (load about 10): these took 45-170 s each
+# (humanevalplus 126 s, no-userns-rerun 168 s), the other 36 took 5.9 min
+# together, the slowest 45 s.
 FULL_TESTS := tests/suites/humaneval.t tests/suites/humanevalplus.t \
               tests/suites/codegen_subset.t tests/suites/ldb_solution.t \
               tests/suites/classeval.t tests/hardened/no-userns-rerun.t \
