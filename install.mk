@@ -2,7 +2,8 @@
 #
 # Honours PREFIX, BINDIR, LIBEXECDIR, DATADIR, MANDIR, SYSCONFDIR (from
 # GNUmakefile) and DESTDIR. The helper must land at HELPER_PATH, the path
-# sbx-run was built to find; build and install with the same PREFIX.
+# sbx-run was built to find: a PREFIX (or other path) given only to
+# `make install` rebuilds both programs first (GNUmakefile's config stamp).
 
 INSTALL ?= install
 INSTALL_CONF_DIR  := $(DESTDIR)$(dir $(HELPER_CONF))
@@ -11,7 +12,7 @@ INSTALL_HELPER    := $(DESTDIR)$(HELPER_PATH)
 MAN_PAGES         := man/sbx-run.1 man/sbx-helper.8
 
 .PHONY: install-bin install-helper install-conf install-data install-man \
-        install-group install-check man-check demo
+        install-group install-check config-check suites-check man-check demo
 
 install: install-bin install-helper install-conf install-data install-man install-group
 
@@ -58,9 +59,20 @@ install-conf: policy/helper.conf
 
 # The seccomp policy is compiled into both programs; this copy only
 # documents what is in force (editing it changes nothing until a rebuild).
-install-data: policy/seccomp.policy
+# The shipped benchmarks (suites/<name>/, each with its LICENSE and
+# SOURCES.md) go to $(DATADIR)/suites/<name>/, where sbx-run finds them
+# ($SBX_SUITES_DIR overrides that directory).
+SUITE_NAMES := $(notdir $(patsubst %/,%,$(dir $(wildcard suites/*/SOURCES.md))))
+SUITE_FILES := $(foreach s,$(SUITE_NAMES),$(wildcard suites/$(s)/*))
+install-data: policy/seccomp.policy $(SUITE_FILES)
 	$(INSTALL) -d -m 755 $(DESTDIR)$(DATADIR)
 	$(INSTALL) -m 644 policy/seccomp.policy $(DESTDIR)$(DATADIR)/seccomp.policy
+	$(INSTALL) -m 644 suites/README.md $(DESTDIR)$(DATADIR)/suites/README.md -D
+	@set -e; for s in $(SUITE_NAMES); do \
+		echo "$(INSTALL) -m 644 suites/$$s/* $(DESTDIR)$(DATADIR)/suites/$$s/"; \
+		$(INSTALL) -d -m 755 $(DESTDIR)$(DATADIR)/suites/$$s; \
+		$(INSTALL) -m 644 suites/$$s/* $(DESTDIR)$(DATADIR)/suites/$$s/; \
+	done
 
 install-man: $(MAN_PAGES)
 	$(INSTALL) -d -m 755 $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8
@@ -87,7 +99,10 @@ install-group:
 # does the group (files elsewhere may belong to it).
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/sbx-run $(INSTALL_HELPER)
-	rm -f $(DESTDIR)$(DATADIR)/seccomp.policy
+	rm -f $(DESTDIR)$(DATADIR)/seccomp.policy $(DESTDIR)$(DATADIR)/suites/README.md
+	rm -f $(SUITE_FILES:suites/%=$(DESTDIR)$(DATADIR)/suites/%)
+	@for s in $(SUITE_NAMES); do rmdir $(DESTDIR)$(DATADIR)/suites/$$s 2>/dev/null || true; done
+	@rmdir $(DESTDIR)$(DATADIR)/suites 2>/dev/null || true
 	rm -f $(DESTDIR)$(MANDIR)/man1/sbx-run.1 $(DESTDIR)$(MANDIR)/man8/sbx-helper.8
 	@for f in $(INSTALL_CONF) $(INSTALL_CONF).new; do \
 		[ -e $$f ] || continue; \
@@ -139,6 +154,11 @@ install-check: $(BUILD)/sbx-run $(BUILD)/sbx-helper
 		fail "no notice that the helper must be setuid root"; \
 	for f in $(BINDIR)/sbx-run $(DATADIR)/seccomp.policy $(MANDIR)/man1/sbx-run.1 $(MANDIR)/man8/sbx-helper.8; do \
 		[ -f $$stage$$f ] || fail "$$f not installed"; done; \
+	[ -n "$(SUITE_NAMES)" ] || fail "no suites/<name>/SOURCES.md in the tree"; \
+	for f in $(SUITE_FILES); do \
+		cmp -s $$f $$stage$(DATADIR)/$$f || fail "$$f not installed as $(DATADIR)/$$f"; done; \
+	for s in humaneval humanevalplus mbpp mbppplus; do \
+		[ -f $$stage$(DATADIR)/suites/$$s/LICENSE ] || fail "suite $$s: no LICENSE installed"; done; \
 	cmp -s policy/helper.conf $$c || fail "$$c is not the default"; \
 	echo "# edited by install-check" >> $$c; \
 	$(MAKE) --no-print-directory install-conf DESTDIR=$$stage > $$stage.log 2>&1; \
@@ -148,11 +168,47 @@ install-check: $(BUILD)/sbx-run $(BUILD)/sbx-helper
 	$(MAKE) --no-print-directory uninstall DESTDIR=$$stage > $$stage.log 2>&1; \
 	grep -q "differs from the default and is kept" $$stage.log || fail "uninstall did not say it kept the edited config"; \
 	[ -f $$c ] || fail "uninstall removed the edited config"; \
-	for f in $$h $$c.new $$stage$(BINDIR)/sbx-run $$stage$(DATADIR)/seccomp.policy; do \
+	for f in $$h $$c.new $$stage$(BINDIR)/sbx-run $$stage$(DATADIR)/seccomp.policy $$stage$(DATADIR)/suites; do \
 		[ ! -e $$f ] || fail "uninstall left $$f"; done; \
 	rm -rf $$stage $$stage.log; echo "install-check: ok (helper $$want)"
 
-check: man-check selinux-check fuzz-check install-check
+# Issue 12, item 1: a build reused with other installation paths must be
+# rebuilt with them. One scratch tree built three times: with /opt/sbx-a,
+# with /opt/sbx-b (the programs must now embed the b paths and no a path),
+# and with /opt/sbx-b again (nothing relinked: the stamp is unchanged).
+CONFIG_CHECK_DIR := $(BUILD)/config-check
+config-check:
+	@set -e; b=$(abspath $(CONFIG_CHECK_DIR)); rm -rf $$b $$b.log; mkdir -p $$b; \
+	fail() { echo "config-check: $$*" >&2; exit 1; }; \
+	build() { $(MAKE) --no-print-directory BUILD=$$b PREFIX=/opt/sbx-$$1 SYSCONFDIR=/etc/sbx-$$1 \
+		$$b/sbx-run $$b/sbx-helper >> $$b.log 2>&1 || { cat $$b.log >&2; fail "make PREFIX=/opt/sbx-$$1 failed"; }; }; \
+	has() { grep -qaF "$$2" $$b/$$1; }; \
+	build a; \
+	has sbx-run /opt/sbx-a/libexec/sbx/sbx-helper || fail "sbx-run lacks /opt/sbx-a's helper path"; \
+	build b; \
+	has sbx-run /opt/sbx-b/libexec/sbx/sbx-helper || fail "PREFIX=/opt/sbx-b did not rebuild sbx-run (helper path)"; \
+	! has sbx-run /opt/sbx-a/ || fail "sbx-run still embeds /opt/sbx-a after PREFIX=/opt/sbx-b"; \
+	has sbx-helper /etc/sbx-b/sbx/helper.conf || fail "SYSCONFDIR=/etc/sbx-b did not rebuild sbx-helper (config path)"; \
+	! has sbx-helper /etc/sbx-a/ || fail "sbx-helper still embeds /etc/sbx-a after SYSCONFDIR=/etc/sbx-b"; \
+	before=$$(stat -c %y $$b/sbx-run $$b/sbx-helper); sleep 1; build b; \
+	[ "$$(stat -c %y $$b/sbx-run $$b/sbx-helper)" = "$$before" ] || fail "an unchanged PREFIX relinked the programs"; \
+	rm -rf $$b $$b.log; echo "config-check: ok (PREFIX and SYSCONFDIR changes rebuild sbx-run and sbx-helper)"
+
+# The shipped data is what its SOURCES.md says: every file's sha256 is
+# listed there, and every suite has its LICENSE.
+suites-check:
+	@set -e; [ -n "$(SUITE_NAMES)" ] || { echo "suites-check: no suites/*/SOURCES.md" >&2; exit 1; }; \
+	for s in $(SUITE_NAMES); do \
+		[ -f suites/$$s/LICENSE ] || { echo "suites-check: suites/$$s has no LICENSE" >&2; exit 1; }; \
+		for f in suites/$$s/*; do \
+			[ "$${f##*/}" != SOURCES.md ] || continue; \
+			h=$$(sha256sum "$$f" | cut -d' ' -f1); \
+			grep -q "$$h" suites/$$s/SOURCES.md || \
+				{ echo "suites-check: $$f: sha256 $$h is not in suites/$$s/SOURCES.md" >&2; exit 1; }; \
+		done; \
+	done; echo "suites-check: ok ($(words $(SUITE_FILES)) files in $(words $(SUITE_NAMES)) suites match their SOURCES.md)"
+
+check: man-check selinux-check fuzz-check install-check config-check suites-check
 # On a fresh Debian/Ubuntu machine, `make check` as root installs the build
 # dependencies (`deps`) before anything is compiled or checked, also under
 # -j; elsewhere (no dpkg) it leaves the system alone.
@@ -160,6 +216,6 @@ ifneq ($(filter check,$(MAKECMDGOALS)),)
 ifneq ($(shell command -v dpkg-query 2>/dev/null),)
 $(COMMON_OBJS) $(POLICY_OBJS) $(HELPER_OBJS) $(FRONTEND_OBJS) $(UNIT_BINS:%=%.o) $(TRY_SYSCALL).o \
 $(BUILD)/common/seccomp_gen.o $(BUILD)/gen/seccomp_policy_text.h \
-man-check selinux-check fuzz-check install-check: | deps
+man-check selinux-check fuzz-check install-check config-check: | deps
 endif
 endif

@@ -4,7 +4,11 @@
 # to an unprivileged user themselves (tests/lib/lib.sh).
 #   TESTS="tests/helper/status.t ..."  run only these
 #   BUILD=dir        the build tree holding sbx-run (default: build)
-#   SBX_SHARED=dir   where suites/ lives (default: ../shared beside the repo)
+#   SBX_TEST_DATA=dir  the data sbx does not ship (ClassEval, model outputs;
+#                    default ../shared/suites beside the repo; SBX_SHARED=dir
+#                    is the older spelling of SBX_TEST_DATA=dir/suites)
+#   PROVE_JOBS=n     run n tests at a time (default 1), but SERIAL_TESTS
+#                    (a list of .t) alone, first
 #   SBX_ALLOW_NONROOT=1  let a non-root run pass without the helper tests
 #   SBX_VALGRIND=0   skip the valgrind pass over the helper
 set -euo pipefail
@@ -97,4 +101,16 @@ else
 fi
 [ "${#selected[@]}" -gt 0 ] || { echo "run-integration: no tests found" >&2; exit 1; }
 cd "$SBX_TEST_ROOT"
-prove ${PROVE_FLAGS:--v --timer} "${selected[@]}"
+# With PROVE_JOBS > 1, a rules file for TAP::Harness: the serial tests one
+# after the other, alone, then all the rest in parallel.
+jobs=${PROVE_JOBS:-1}
+if [ "$jobs" -gt 1 ]; then
+        {
+                echo "---"; echo "seq:"; echo "  - seq:"
+                for t in ${SERIAL_TESTS:-}; do echo "      - '$t'"; done
+                echo "  - par: '**'"
+        } > "$SBX_TEST_ROOT/testrules.yml"
+        export HARNESS_RULESFILE=$SBX_TEST_ROOT/testrules.yml
+fi
+# shellcheck disable=SC2086 # PROVE_FLAGS is a list of options
+prove ${PROVE_FLAGS:--v --timer} -j"$jobs" "${selected[@]}"

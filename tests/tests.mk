@@ -29,7 +29,7 @@ TRY_SYSCALL := $(BUILD)/tests/escape/try-syscall
 $(TRY_SYSCALL): $(BUILD)/tests/escape/try-syscall.o
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^
 
-.PHONY: unit unit-tests run-unit integration check
+.PHONY: unit unit-tests run-unit integration check check-full
 unit-tests: $(UNIT_BINS) $(TRY_SYSCALL)
 
 # Runs every unit test program of $(BUILD); a missing cmocka fails the build
@@ -41,14 +41,44 @@ run-unit: unit-tests
 
 unit: run-unit
 
+# The integration tests in two sets. `make check` runs the quick one (every
+# .t but those below, on the data sbx ships); `make check-full` (CI runs
+# both) the long ones: whole benchmarks, the real model outputs and
+# ClassEval from $SBX_TEST_DATA, the helper and escape tests re-run on a
+# simulated host without user namespaces, Slurm. A new .t is in the quick
+# set unless listed here. Chosen by `prove --timer`, one at a time, on 2
+# cores shared with other builds (load about 10): these took 45-170 s each
+# (humanevalplus 126 s, no-userns-rerun 168 s), the other 36 took 5.9 min
+# together, the slowest 45 s.
+FULL_TESTS := tests/suites/humaneval.t tests/suites/humanevalplus.t \
+              tests/suites/codegen_subset.t tests/suites/ldb_solution.t \
+              tests/suites/classeval.t tests/hardened/no-userns-rerun.t \
+              tests/slurm/slurm.t
+INTEGRATION_TESTS := $(foreach a,helper escape frontend suites hardened slurm,$(sort $(wildcard tests/$(a)/*.t)))
+CHECK_TESTS := $(filter-out $(FULL_TESTS),$(INTEGRATION_TESTS))
+# Run alone, before the others run PROVE_JOBS at a time: fork bombs (the
+# test user's process count is shared by all its runs, and rlimit mode
+# counts the caller's processes) and kill(-1) as the test user.
+SERIAL_TESTS := tests/escape/bombs.t tests/escape/signals.t tests/escape/daemon.t \
+                tests/frontend/hostile.t tests/hardened/no-userns-helper.t \
+                tests/hardened/pids-cgroup.t
+PROVE_JOBS ?= 2
+
 integration: all $(TRY_SYSCALL)
 	+BUILD=$(BUILD) tests/run-integration.sh
 
 # Everything, in order: the normal tree, the ASan/UBSan tree, the unit tests
-# in both, then the integration tests as root against a setuid helper.
+# in both, then the quick integration tests as root against a setuid helper.
 check: all unit-tests
 	$(MAKE) SANITIZE=1 BUILD=$(BUILD)/asan all unit-tests
 	$(MAKE) BUILD=$(BUILD) run-unit
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
 		$(MAKE) SANITIZE=1 BUILD=$(BUILD)/asan run-unit
-	+BUILD=$(BUILD) tests/run-integration.sh
+	+BUILD=$(BUILD) TESTS="$(CHECK_TESTS)" SERIAL_TESTS="$(SERIAL_TESTS)" \
+		PROVE_JOBS=$(PROVE_JOBS) tests/run-integration.sh
+
+# The long tests (valgrind ran in `make check`). They need $SBX_TEST_DATA
+# (default ../shared/suites) for the data sbx does not ship, and skip,
+# saying so, without it.
+check-full: all $(TRY_SYSCALL)
+	+BUILD=$(BUILD) TESTS="$(FULL_TESTS)" SBX_VALGRIND=0 PROVE_JOBS=1 tests/run-integration.sh

@@ -5,7 +5,9 @@
 # world-readable directory and exports:
 #   SBX_TEST_ROOT        the directory: bin/sbx-run, libexec/sbx-helper
 #                        (setuid root, built to read etc/helper.conf here),
-#                        etc/helper.conf, data/ (a copy of shared/suites),
+#                        etc/helper.conf, data/ (the repo's suites/, plus
+#                        classeval/ and humaneval/model_samples/ from
+#                        $SBX_TEST_DATA when there),
 #                        tests/ (a copy of this tests/ tree)
 #   SBX_HELPER           $SBX_TEST_ROOT/libexec/sbx-helper
 #   SBX_RUN              $SBX_TEST_ROOT/bin/sbx-run
@@ -36,6 +38,16 @@ done_testing() { echo "1..$_tap_n"; [ "$_tap_failed" -eq 0 ]; exit $?; }
 require_test_root() {
         [ -n "${SBX_TEST_ROOT:-}" ] && [ -d "$SBX_TEST_ROOT" ] ||
                 skip_all "SBX_TEST_ROOT not set: run through tests/run-integration.sh (make check)"
+}
+
+# require_data FILE...: data sbx does not ship (ClassEval, real model
+# outputs) comes from $SBX_TEST_DATA; without it the script is skipped, and
+# says so. Shipped data (suites/) is never skipped for: its absence fails.
+require_data() {
+        local f
+        for f in "$@"; do
+                [ -r "$f" ] || skip_all "${f#"$SBX_DATA"/} is not shipped with sbx and SBX_TEST_DATA has no copy (make check-full with SBX_TEST_DATA=/path/to/shared/suites)"
+        done
 }
 
 # as_user CMD...: runs CMD as the unprivileged test user with a clean

@@ -76,7 +76,6 @@ build_helper() {
 }
 
 # setup_root REPO: creates and fills SBX_TEST_ROOT, exports lib.sh's variables.
-# SBX_SHARED (default: REPO/../shared) gives the benchmark data.
 setup_root() {
         local repo=$1
         SBX_TEST_ROOT=$(mktemp -d /tmp/sbx-root.XXXXXX) || setup_die "mktemp"
@@ -92,19 +91,38 @@ setup_root() {
         export SBX_REPO=$repo
 }
 
-# setup_root_data REPO BUILD: the frontend, the test tree and the suites.
+# The test data: the suites sbx ships (REPO/suites), then what it does not
+# ship (ClassEval, CC BY-NC; the real model outputs) from $SBX_TEST_DATA,
+# default REPO/../shared/suites ($SBX_SHARED/suites when only SBX_SHARED is
+# set, its older name). Tests that need the unshipped data skip, saying so,
+# when it is absent (lib.sh require_data).
+SETUP_UNSHIPPED_DATA="classeval humaneval/model_samples"
+setup_test_data_dir() {
+        local repo=$1
+        if [ -n "${SBX_TEST_DATA:-}" ]; then echo "$SBX_TEST_DATA"
+        elif [ -n "${SBX_SHARED:-}" ]; then echo "$SBX_SHARED/suites"
+        else echo "$repo/../shared/suites"; fi
+}
+
+# setup_root_data REPO BUILD: the frontend, the test tree and the suites,
+# keeping the $SBX_DATA/<suite>/<file> layout.
 setup_root_data() {
-        local repo=$1 build=$2
-        local shared=${SBX_SHARED:-$repo/../shared}
+        local repo=$1 build=$2 extra d
+        extra=$(setup_test_data_dir "$repo")
         if [ -x "$build/sbx-run" ]; then
                 install -m 0755 "$build/sbx-run" "$SBX_RUN" || setup_die "install sbx-run"
         fi
         cp -a "$repo/tests" "$SBX_TEST_ROOT/tests" || setup_die "copy tests"
-        if [ -d "$shared/suites" ]; then
-                cp -a "$shared/suites/." "$SBX_DATA/" || setup_die "copy suites"
-        else
-                echo "setup-root: no $shared/suites: suite tests will skip" >&2
-        fi
+        [ -d "$repo/suites" ] || setup_die "no $repo/suites: the shipped benchmark data is missing"
+        cp -a "$repo/suites/." "$SBX_DATA/" || setup_die "copy suites"
+        for d in $SETUP_UNSHIPPED_DATA; do
+                if [ -d "$extra/$d" ]; then
+                        mkdir -p "$SBX_DATA/$(dirname "$d")" &&
+                                cp -a "$extra/$d" "$SBX_DATA/$d" || setup_die "copy $extra/$d"
+                else
+                        echo "setup-root: no $extra/$d (SBX_TEST_DATA): the tests that need it skip" >&2
+                fi
+        done
         chown -R root:root "$SBX_TEST_ROOT/tests" "$SBX_DATA" &&
                 chmod -R a+rX,go-w "$SBX_TEST_ROOT/tests" "$SBX_DATA" ||
                 setup_die "permissions of the test root"

@@ -37,9 +37,7 @@ TIMEOUT_S=10
 JOB_WAIT_S=420
 PROBLEMS=$SBX_DATA/humaneval/HumanEval.jsonl.gz
 CODEGEN=$SBX_DATA/humaneval/model_samples/codegen16b_t0.8_n100.jsonl
-for f in "$PROBLEMS" "$CODEGEN"; do
-        [ -r "$f" ] || skip_all "$f missing: no benchmark data in the test root (SBX_SHARED)"
-done
+require_data "$CODEGEN"
 [ -x "$SBX_RUN" ] || { echo "1..1"; not_ok "no sbx-run at $SBX_RUN"; exit 1; }
 
 # contrib/slurm is not part of the test root: take it from the checkout

@@ -11,6 +11,7 @@
 . "$(dirname "$0")/../lib/lib.sh"
 require_test_root
 HE=$SBX_DATA/humaneval
+require_data "$HE/model_samples/codegen16b_t0.8_n100.jsonl"
 D=$(user_tmpdir)
 
 as_user "$SBX_RUN" --suite humaneval --problems "$HE/HumanEval.jsonl.gz" \

@@ -1,7 +1,6 @@
 #!/bin/bash
 # A custom suite file (template, timeout, canonical field) and the MBPP
-# program form, on small problem files written here (MBPP itself is not in
-# the shared data).
+# program form, on small problem files written here.
 . "$(dirname "$0")/../lib/lib.sh"
 require_test_root
 D=$(user_tmpdir)

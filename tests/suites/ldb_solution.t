@@ -5,6 +5,8 @@
 . "$(dirname "$0")/../lib/lib.sh"
 require_test_root
 HE=$SBX_DATA/humaneval
+require_data "$HE/model_samples/ldb_humaneval_seed_starcoder.jsonl" \
+        "$HE/model_samples/ldb_humaneval_seed_gpt-3.5-turbo-0613.jsonl"
 D=$(user_tmpdir)
 
 for pair in starcoder:62 gpt-3.5-turbo-0613:120; do
