@@ -82,6 +82,10 @@ static const char *userns_blocker(void)
 
 static int missing_tool(struct sandbox *sb, enum tier t)
 {
+        struct sbx_err err = { 0 };
+
+        if (sandbox_tier_ready(sb, t, &err) < 0)
+                return set_why(sb, t, "%s", err.msg) + 1;
         if (t == TIER_HELPER) {
                 if (access(sb->tool[t], X_OK) == 0)
                         return 0;

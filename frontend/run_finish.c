@@ -10,6 +10,7 @@
 
 #include "run_internal.h"
 #include "sandbox_impl.h"
+#include "trace.h"
 
 #define CPU_SLACK_S 0.05        /* rusage rounding against the rlimit */
 /* helper/supervise.c's message when init died before the candidate ended */
@@ -206,4 +207,5 @@ void sbx_run_finish(struct sbx_run *r, struct run_result *res)
         memset(&r->res, 0, sizeof(r->res));
         run_unlink(r->sb, r);
         run_free(r);
+        sbx_trace("classified");
 }
