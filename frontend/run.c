@@ -83,7 +83,7 @@ static int run_spawn(struct sbx_run *r, const struct strvec *argv,
                 return -1;
         r->err_fd = errp[0];
         auto_fd err_w = errp[1];
-        if (r->tier == TIER_HELPER || r->tier == TIER_BWRAP) {
+        if (r->tier != TIER_RLIMIT) {   /* status, or the start marker */
                 if (make_pipe(st, err) < 0)
                         return -1;
                 r->status_fd = st[0];
@@ -103,8 +103,8 @@ static int run_spawn(struct sbx_run *r, const struct strvec *argv,
                 .limits = r->tier == TIER_HELPER ? NULL : &lim,
         };
         auto_fd bpf = -1;
-        if (r->tier == TIER_HELPER) {
-                ps.extra_fd[0] = st_w;
+        if (r->tier == TIER_HELPER || tier_is_weak(r->tier)) {
+                ps.extra_fd[0] = st_w;  /* no pipe in the rlimit tier: -1 */
         } else if (r->tier == TIER_BWRAP) {
                 if (sb->seccomp_fd >= 0) {
                         /* a fresh open file: its own offset, bwrap reads from 0 */
