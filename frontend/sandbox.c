@@ -348,7 +348,8 @@ void sandbox_close(struct sandbox *sb)
 {
         if (!sb)
                 return;
-        if (sb->scratch)
+        /* empty unless a run left something (its own cleanup failed) */
+        if (sb->scratch && rmdir(sb->scratch) < 0)
                 nftw(sb->scratch, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
         for (int t = 0; t < TIER_COUNT; t++) {
                 free(sb->tool[t]);
