@@ -65,6 +65,9 @@ echo "compare: $rounds rounds, as $SBX_TEST_USER, $(uname -r), $(nproc) cpus, lo
 # isolate says "OK (time)" on stderr after every run
 out=$(user "$SBX_TEST_ROOT/bin/timerun" "$rounds" "$spec" 2> >(grep -v '^OK (' >&2))
 echo "compare: load after $(cut -d' ' -f1-3 /proc/loadavg)"
+if awk -v n="$(nproc)" '{ exit !($1 > n) }' /proc/loadavg; then
+        echo "compare: WARNING: load above $(nproc) (the cpus): the medians below measure the scheduler, not sbx; no verdict holds"
+fi
 awk '
 NR == 1 { next }
 { name[NR] = $1; med[$1] = $2; p90[$1] = $3; order[++n] = $1 }
