@@ -248,6 +248,8 @@ int sandbox_tier_ready(struct sandbox *sb, enum tier t, struct sbx_err *err)
 {
         if (sb->tier_ready[t])
                 return 0;
+        free(sb->tool[t]);      /* an earlier attempt that failed */
+        strvec_free(&sb->prefix[t]);
         find_tool(sb, t);
         if (t == TIER_BWRAP && sb->tool[t])
                 export_seccomp(sb);
