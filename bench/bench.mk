@@ -1,5 +1,6 @@
 # Benchmarks: `make bench` runs every bench/*.sh in name order (each part
-# adds its own script). They need root to install a setuid helper in a temp
+# adds its own script; ISOLATE=/path/to/isolate adds isolate to
+# bench/compare.sh). They need root to install a setuid helper in a temp
 # root, and measure as an unprivileged user.
 BENCH_SCRIPTS := $(sort $(wildcard bench/*.sh))
 TIMERUN := $(BUILD)/bench/timerun
@@ -10,5 +11,5 @@ $(TIMERUN): $(BUILD)/bench/timerun.o
 .PHONY: bench
 bench: all $(TIMERUN)
 	@set -e; for s in $(BENCH_SCRIPTS); do \
-		echo "== $$s"; BUILD=$(BUILD) TIMERUN=$(TIMERUN) $$s; \
+		echo "== $$s"; BUILD=$(BUILD) TIMERUN=$(TIMERUN) ISOLATE=$(ISOLATE) $$s; \
 	done

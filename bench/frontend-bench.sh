@@ -39,7 +39,7 @@ spec=$work/whole.spec
 } > "$spec"
 chmod 0644 "$spec"
 echo "frontend-bench: $rounds rounds, as $SBX_TEST_USER, $(uname -r), $(nproc) cpus, load $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "-- whole sbx-run processes (interpreter query, cached; a probe run in the tiers whose run cannot be their probe; the run) vs bare python"
+echo "-- whole sbx-run processes (interpreter query, cached; the run, which is its tier's probe) vs bare python"
 user "$SBX_TEST_ROOT/bin/timerun" "$rounds" "$spec"
 
 # 2. the frontend's own per-run cost over each tier's command
@@ -52,7 +52,8 @@ for t in $tiers; do
         wd=$(sed -n 's|^\(/.*\)/program.py$|\1|p' <<<"$argv" | tail -1)
         dspec=$work/direct-$t.spec
         { printf 'direct:%s' "$t"
-          sed -e "s|$wd|$work/direct|g" <<<"$argv" | awk '
+          # the unshare tiers' start marker goes to fd 3, which only sbx-run opens
+          sed -e "s|$wd|$work/direct|g" -e 's| >&3;| >/dev/null;|' <<<"$argv" | awk '
                 skip { skip = 0; next }
                 /^(--status-fd|--seccomp|--json-status-fd)$/ { skip = 1; next }
                 { printf "\t%s", $0 }'

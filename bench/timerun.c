@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_CMDS 8
+#define MAX_CMDS 16
 #define MAX_ARGS 64
 #define MAX_ROUNDS 100000
 

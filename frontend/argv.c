@@ -124,9 +124,11 @@ int tier_build_prefix(enum tier t, const struct tier_params *p,
                 return bwrap_prefix(p, out);
         case TIER_UNSHARE:
                 return push_all(out, (const char *[]){ p->tool, "--user",
-                        "--map-current-user", "--net", NULL });
+                        "--map-current-user", "--net", "--", START_SHELL, "-c",
+                        START_SCRIPT, START_MARKER, NULL });
         case TIER_UNSHARE_ROOT:
-                return push_all(out, (const char *[]){ p->tool, "-rn", NULL });
+                return push_all(out, (const char *[]){ p->tool, "-rn", "--",
+                        START_SHELL, "-c", START_SCRIPT, START_MARKER, NULL });
         case TIER_RLIMIT:
                 return 0;
         default:
@@ -187,7 +189,7 @@ int tier_build_argv(enum tier t, const struct strvec *prefix,
                 rc |= helper_run(rp, out);
         else if (t == TIER_BWRAP)
                 rc |= bwrap_run(rp, out);
-        if (t != TIER_RLIMIT)
+        if (t == TIER_HELPER || t == TIER_BWRAP)  /* unshare's "--" is its prefix's */
                 rc |= strvec_push(out, "--");
         rc |= strvec_extend(out, (const char *const *)rp->argv);
         return rc ? -1 : 0;

@@ -23,6 +23,16 @@ void strvec_free(struct strvec *v);
 #define CHILD_FD_EXTRA    3     /* helper: status fd; bwrap: seccomp BPF */
 #define CHILD_FD_STATUS2  4     /* bwrap: --json-status-fd */
 
+/* The unshare tiers' start marker: inside the new namespaces the system
+ * shell writes START_MARKER to CHILD_FD_EXTRA and execs the program with
+ * that fd closed. No marker: unshare never got as far as the program, so
+ * the run is the tier's probe (the program cannot write it: the fd is
+ * closed before it starts). dash exports PWD, which the program would not
+ * otherwise see: unset. */
+#define START_SHELL       "/bin/sh"
+#define START_MARKER      "sbx-start"
+#define START_SCRIPT      "unset PWD; echo " START_MARKER " >&3; exec \"$@\" 3>&-"
+
 /* A top-level host directory for bwrap's allow-listed root: a symlink
  * (/bin -> usr/bin on merged-/usr hosts) is recreated, a directory bound. */
 struct host_dir {

@@ -2,6 +2,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "trace.h"
 
 /* Until the suite layer (frontend/suite_cli.c) is linked in, these keep
  * sbx-run building; the real definitions replace them. */
@@ -23,11 +24,13 @@ int main(int argc, char **argv)
         struct sbx_err err = { 0 };
         int rc;
 
+        sbx_trace_init();
         if (cli_parse(argc, argv, &opts, &err) < 0) {
                 fprintf(stderr, "sbx-run: %s\n", err.msg);
                 cli_opts_free(&opts);
                 return err.exit_code;
         }
+        sbx_trace("parse");
         switch (opts.mode) {
         case CLI_MODE_HELP: cli_usage(stdout); rc = SBX_EXIT_OK; break;
         case CLI_MODE_VERSION: printf("sbx-run %s\n", SBX_VERSION); rc = SBX_EXIT_OK; break;
@@ -41,5 +44,6 @@ int main(int argc, char **argv)
         cli_opts_free(&opts);
         if (fflush(stdout) != 0 && rc == SBX_EXIT_OK)
                 rc = SBX_EXIT_SANDBOX;
+        sbx_trace("teardown");
         return rc;
 }

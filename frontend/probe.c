@@ -82,6 +82,10 @@ static const char *userns_blocker(void)
 
 static int missing_tool(struct sandbox *sb, enum tier t)
 {
+        struct sbx_err err = { 0 };
+
+        if (sandbox_tier_ready(sb, t, &err) < 0)
+                return set_why(sb, t, "%s", err.msg) + 1;
         if (t == TIER_HELPER) {
                 if (access(sb->tool[t], X_OK) == 0)
                         return 0;
@@ -171,17 +175,13 @@ static int refuse(struct sandbox *sb, enum tier upto, const char *what,
         return sbx_fail_code(err, SBX_EXIT_SANDBOX, 0, "%s (%s)", what, reasons);
 }
 
-/* A single run needs no probe run before it in the tiers that report
- * whether the sandbox came up: the helper's status line and bwrap's
- * --json-status-fd ("child-pid" once the program is about to start) tell a
- * sandbox that never came up from the program's own result, so the run
- * itself is the probe. That saves one interpreter start per sbx-run. The
- * weaker tiers cannot tell the two apart, so they are still probed first. */
-static bool reports_start(enum tier t)
-{
-        return t == TIER_HELPER || t == TIER_BWRAP;
-}
-
+/* A single run needs no probe run before it: every tier tells a sandbox
+ * that never came up from the program's own result, so the run itself is
+ * the probe, which saves one interpreter start per sbx-run. The helper
+ * has its status line, bwrap its --json-status-fd ("child-pid" once the
+ * program is about to start), the unshare tiers their start marker
+ * (argv.h), and the rlimit tier execs the program itself (an exec failure
+ * is an error of the spawn). */
 static bool choose_unproven(struct sandbox *sb)
 {
         enum tier force = sb->opts.force_tier, require = sb->opts.require_tier;
@@ -191,7 +191,7 @@ static bool choose_unproven(struct sandbox *sb)
         for (enum tier t = 0; t < TIER_COUNT; t++) {
                 if (force != TIER_NONE && t != force)
                         continue;
-                if ((require != TIER_NONE && !tier_at_least(t, require)) || !reports_start(t))
+                if (require != TIER_NONE && !tier_at_least(t, require))
                         return false;
                 if (!sb->tier_probed[t] && missing_tool(sb, t))
                         sb->tier_probed[t] = true;
@@ -201,6 +201,8 @@ static bool choose_unproven(struct sandbox *sb)
                 }
                 sb->tier = t;
                 sb->tier_unproven = !sb->tier_probed[t];
+                if (!sb->tier_unproven)
+                        warn_root(sb);
                 return true;
         }
         return false;
@@ -216,8 +218,10 @@ int sandbox_recheck_tier(struct sandbox *sb, const struct run_result *res,
         sb->tier_unproven = false;
         sb->tier_probed[t] = true;
         sb->tier_ok[t] = !(res->status == RUN_ERROR && res->never_started);
-        if (sb->tier_ok[t])
+        if (sb->tier_ok[t]) {
+                warn_root(sb);  /* once the run showed it is the tier */
                 return 0;
+        }
         set_failure_why(sb, t, res);
         sb->tier = TIER_NONE;
         return probe_choose(sb, err) < 0 ? -1 : 1;

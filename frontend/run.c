@@ -16,6 +16,7 @@
 #include "proc.h"
 #include "run_internal.h"
 #include "sandbox_impl.h"
+#include "trace.h"
 
 #define READS_PER_STEP     64   /* per fd, so one flood cannot starve -j peers */
 #define STATUS_MAX_BYTES   8192
@@ -82,7 +83,7 @@ static int run_spawn(struct sbx_run *r, const struct strvec *argv,
                 return -1;
         r->err_fd = errp[0];
         auto_fd err_w = errp[1];
-        if (r->tier == TIER_HELPER || r->tier == TIER_BWRAP) {
+        if (r->tier != TIER_RLIMIT) {   /* status, or the start marker */
                 if (make_pipe(st, err) < 0)
                         return -1;
                 r->status_fd = st[0];
@@ -102,8 +103,8 @@ static int run_spawn(struct sbx_run *r, const struct strvec *argv,
                 .limits = r->tier == TIER_HELPER ? NULL : &lim,
         };
         auto_fd bpf = -1;
-        if (r->tier == TIER_HELPER) {
-                ps.extra_fd[0] = st_w;
+        if (r->tier == TIER_HELPER || tier_is_weak(r->tier)) {
+                ps.extra_fd[0] = st_w;  /* no pipe in the rlimit tier: -1 */
         } else if (r->tier == TIER_BWRAP) {
                 if (sb->seccomp_fd >= 0) {
                         /* a fresh open file: its own offset, bwrap reads from 0 */
@@ -152,6 +153,8 @@ int run_start_tier(struct sandbox *sb, enum tier t, const struct run_spec *spec,
         if (!spec->argv || !spec->argv[0] || spec->argv[0][0] != '/' ||
             !spec->workdir || spec->workdir[0] != '/')
                 return sbx_fail(err, 0, "run: argv[0] and workdir must be absolute paths");
+        if (sandbox_tier_ready(sb, t, err) < 0)
+                return -1;
         r = calloc(1, sizeof(*r));
         if (!r)
                 return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "out of memory");
@@ -170,11 +173,20 @@ int run_start_tier(struct sandbox *sb, enum tier t, const struct run_spec *spec,
                 sbx_fail_code(err, SBX_EXIT_SANDBOX, ENOMEM, "building argv and env");
                 goto out;
         }
+        /* the helper's own marks, on our time line; only its environment
+         * gets it (it is cleared there), never the program's --env */
+        if (t == TIER_HELPER && sbx_trace_on() &&
+            strvec_pushf(&env, "SBX_TRACE=%lld", sbx_trace_start_ns()) < 0) {
+                sbx_fail_code(err, SBX_EXIT_SANDBOX, ENOMEM, "env");
+                goto out;
+        }
+        sbx_trace("argv and env");
         r->start_ms = sbx_now_ms();
         r->deadline_ms = r->start_ms + r->timeout_ms +
                          (t == TIER_HELPER ? HELPER_GRACE_MS : 0);
         if (run_spawn(r, &argv, &env, err) < 0)
                 goto out;
+        sbx_trace("spawned");
         run_link(sb, r);
         *out = r;
         r = NULL;
@@ -244,9 +256,13 @@ static void drain(int *fd, struct output_capture *cap, char *status_buf,
 
 static void drain_all(struct sbx_run *r)
 {
+        size_t had = r->status_len;
+
         drain(&r->out_fd, &r->out_cap, NULL, NULL);
         drain(&r->err_fd, &r->err_cap, NULL, NULL);
         drain(&r->status_fd, NULL, r->status_buf, &r->status_len);
+        if (had == 0 && r->status_len > 0)
+                sbx_trace("first status from the tier");
 }
 
 static void kill_tree(struct sbx_run *r)
@@ -288,6 +304,7 @@ int sbx_run_step(struct sbx_run *r, const struct pollfd *pfds, size_t n)
                         r->wait_status = status;
                         r->ru = ru;
                         r->end_ms = sbx_now_ms();
+                        sbx_trace("reaped");
                 }
         }
         if (!r->reaped) {
@@ -304,6 +321,7 @@ int sbx_run_step(struct sbx_run *r, const struct pollfd *pfds, size_t n)
          * in the weak tiers nothing else guarantees it. */
         sweep(r);
         drain_all(r);
+        sbx_trace("swept and drained");
         return 1;
 }
 

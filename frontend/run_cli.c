@@ -20,6 +20,7 @@
 #include "proc.h"
 #include "run_internal.h"
 #include "sandbox_impl.h"
+#include "trace.h"
 
 #define PROGRAM_MAX_BYTES (64LL << 20)
 #define SANDBOX_PATH      "/usr/bin:/bin"
@@ -182,6 +183,8 @@ static int run_and_report(struct sandbox *sb, const struct run_spec *spec,
                 print_json(&res, summary);
         else
                 print_passthrough(&res, summary, opts->sb.quiet);
+        fflush(stdout);         /* the answer before the cleanup */
+        sbx_trace("reported");
         run_result_free(&res);
         switch (res.status) {
         case RUN_OK: return SBX_EXIT_OK;
@@ -238,6 +241,7 @@ static int run_file_once(struct sandbox *sb, struct cli_opts *opts)
                         nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
                 return report_error(&err);
         }
+        sbx_trace("workdir and program copy");
         char *argv[] = { (char *)sandbox_python(sb), "-I", "-B", dst, NULL };
         const char *files[] = { name, NULL };
         struct run_spec spec = {
@@ -246,7 +250,9 @@ static int run_file_once(struct sandbox *sb, struct cli_opts *opts)
                 .cpu_limit_s = opts->cpu_limit_s,
         };
         rc = run_and_report(sb, &spec, opts);
-        nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+        /* the program file alone, unless a weak tier's program wrote more */
+        if ((unlink(dst) < 0 && errno != ENOENT) || rmdir(dir) < 0)
+                nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
         return rc;
 }
 

@@ -10,6 +10,7 @@
 
 #include "run_internal.h"
 #include "sandbox_impl.h"
+#include "trace.h"
 
 #define CPU_SLACK_S 0.05        /* rusage rounding against the rlimit */
 /* helper/supervise.c's message when init died before the candidate ended */
@@ -150,6 +151,21 @@ static int classify_bwrap(struct run_result *res, const char *text, int *code,
         return 0;
 }
 
+/* Without the start marker the shim never ran the program: unshare failed. */
+static int classify_unshare(struct run_result *res, const char *text, int sig)
+{
+        if (strstr(text, START_MARKER))
+                return 0;
+        res->status = RUN_ERROR;
+        res->never_started = true;
+        if (sig)
+                snprintf(res->detail, sizeof(res->detail),
+                         "unshare setup failed: killed by %s", strsignal(sig));
+        else
+                set_detail(res, "unshare setup failed: ", stderr_reason(res));
+        return 1;
+}
+
 void run_classify(struct run_result *res, enum tier t, int wait_status,
                   const char *status_text, bool killed_wall, bool interrupted,
                   long long cpu_limit_s)
@@ -169,12 +185,9 @@ void run_classify(struct run_result *res, enum tier t, int wait_status,
                 return;
         if (t == TIER_BWRAP && classify_bwrap(res, status_text, &code, &sig))
                 return;
-        if ((t == TIER_UNSHARE || t == TIER_UNSHARE_ROOT) && code == 1 &&
-            strncmp(stderr_reason(res), "unshare: ", 9) == 0) {
-                res->status = RUN_ERROR;
-                set_detail(res, "", stderr_reason(res));
+        if ((t == TIER_UNSHARE || t == TIER_UNSHARE_ROOT) &&
+            classify_unshare(res, status_text, sig))
                 return;
-        }
         res->signal = sig;
         res->returncode = sig ? -sig : code;
         if (sig == SIGXCPU || (sig == SIGKILL && res->cpu_s + CPU_SLACK_S >= cpu_limit_s)) {
@@ -206,4 +219,5 @@ void sbx_run_finish(struct sbx_run *r, struct run_result *res)
         memset(&r->res, 0, sizeof(r->res));
         run_unlink(r->sb, r);
         run_free(r);
+        sbx_trace("classified");
 }

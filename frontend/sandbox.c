@@ -18,6 +18,7 @@
 #include "proc.h"
 #include "sandbox_impl.h"
 #include "seccomp_bpf.h"
+#include "trace.h"
 #include "venv.h"
 
 
@@ -147,15 +148,18 @@ out:
         return rc;
 }
 
-static void find_tools(struct sandbox *sb)
+/* Only the tier about to be used is looked up: the helper tier searches
+ * PATH for neither bwrap nor unshare. */
+static void find_tool(struct sandbox *sb, enum tier t)
 {
         const char *helper = getenv("SBX_HELPER");
 
-        sb->tool[TIER_HELPER] = strdup(helper && helper[0] ? helper : SBX_HELPER_PATH);
-        sb->tool[TIER_BWRAP] = proc_find_exe("bwrap", NULL);
-        sb->tool[TIER_UNSHARE] = proc_find_exe("unshare", NULL);
-        sb->tool[TIER_UNSHARE_ROOT] = sb->tool[TIER_UNSHARE] ?
-                                      strdup(sb->tool[TIER_UNSHARE]) : NULL;
+        if (t == TIER_HELPER)
+                sb->tool[t] = strdup(helper && helper[0] ? helper : SBX_HELPER_PATH);
+        else if (t == TIER_BWRAP)
+                sb->tool[t] = proc_find_exe("bwrap", NULL);
+        else if (t == TIER_UNSHARE || t == TIER_UNSHARE_ROOT)
+                sb->tool[t] = proc_find_exe("unshare", NULL);
 }
 
 /* The BPF program lives in a memfd; each run opens it afresh through
@@ -199,27 +203,25 @@ static int build_root_dirs(struct host_dir *dirs, char links[][256], size_t *n)
         return 0;
 }
 
-int sandbox_build_prefixes(struct sandbox *sb, struct sbx_err *err)
+static int build_prefix(struct sandbox *sb, enum tier t, struct sbx_err *err)
 {
         struct host_dir dirs[8];
         char links[8][256];
-        size_t n_dirs;
+        size_t n_dirs = 0;
 
-        if (build_root_dirs(dirs, links, &n_dirs) < 0)
+        if (t == TIER_BWRAP && build_root_dirs(dirs, links, &n_dirs) < 0)
                 return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "readlink");
-        for (int t = 0; t < TIER_COUNT; t++) {
-                struct tier_params p = {
-                        .tool = sb->tool[t] ? sb->tool[t] : "",
-                        .root_dirs = dirs, .n_root_dirs = n_dirs,
-                        .binds = (const char *const *)sb->binds.items,
-                        .memory_bytes = sb->opts.memory_bytes,
-                        .fsize_bytes = sb->opts.fsize_bytes,
-                        .tmpfs_bytes = DEFAULT_WORKDIR_BYTES,
-                        .seccomp = sb->seccomp_fd >= 0,
-                };
-                if (tier_build_prefix((enum tier)t, &p, &sb->prefix[t]) < 0)
-                        return sbx_fail_code(err, SBX_EXIT_SANDBOX, ENOMEM, "argv");
-        }
+        struct tier_params p = {
+                .tool = sb->tool[t] ? sb->tool[t] : "",
+                .root_dirs = dirs, .n_root_dirs = n_dirs,
+                .binds = (const char *const *)sb->binds.items,
+                .memory_bytes = sb->opts.memory_bytes,
+                .fsize_bytes = sb->opts.fsize_bytes,
+                .tmpfs_bytes = DEFAULT_WORKDIR_BYTES,
+                .seccomp = sb->seccomp_fd >= 0,
+        };
+        if (tier_build_prefix(t, &p, &sb->prefix[t]) < 0)
+                return sbx_fail_code(err, SBX_EXIT_SANDBOX, ENOMEM, "argv");
         return 0;
 }
 
@@ -240,6 +242,24 @@ static long long count_user_processes(void)
                         n++;
         closedir(d);
         return n;
+}
+
+int sandbox_tier_ready(struct sandbox *sb, enum tier t, struct sbx_err *err)
+{
+        if (sb->tier_ready[t])
+                return 0;
+        free(sb->tool[t]);      /* an earlier attempt that failed */
+        strvec_free(&sb->prefix[t]);
+        find_tool(sb, t);
+        if (t == TIER_BWRAP && sb->tool[t])
+                export_seccomp(sb);
+        if (t == TIER_RLIMIT)
+                sb->nproc_limit = count_user_processes() + NPROC_HEADROOM;
+        if (build_prefix(sb, t, err) < 0)
+                return -1;
+        sb->tier_ready[t] = true;
+        sbx_trace(tier_name(t));
+        return 0;
 }
 
 /* fds 3 and 4 become the children's extra fds; keeping them taken in
@@ -294,13 +314,10 @@ int sandbox_prepare(struct sandbox **out, const struct sandbox_opts *opts,
         sb->seccomp_fd = sb->devnull_fd = -1;
         /* orphans of the weak tiers re-parent to us, so we can kill them */
         if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0 ||
-            reserve_low_fds(sb, err) < 0 || resolve_python(sb, err) < 0 ||
-            make_scratch(sb, err) < 0)
+            reserve_low_fds(sb, err) < 0 || resolve_python(sb, err) < 0)
                 goto fail;
-        find_tools(sb);
-        export_seccomp(sb);
-        sb->nproc_limit = count_user_processes() + NPROC_HEADROOM;
-        if (sandbox_build_prefixes(sb, err) < 0)
+        sbx_trace("interpreter, venv, binds");
+        if (make_scratch(sb, err) < 0)
                 goto fail;
         *out = sb;
         return 0;
@@ -333,7 +350,8 @@ void sandbox_close(struct sandbox *sb)
 {
         if (!sb)
                 return;
-        if (sb->scratch)
+        /* empty unless a run left something (its own cleanup failed) */
+        if (sb->scratch && rmdir(sb->scratch) < 0)
                 nftw(sb->scratch, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
         for (int t = 0; t < TIER_COUNT; t++) {
                 free(sb->tool[t]);

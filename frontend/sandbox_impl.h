@@ -29,6 +29,7 @@ struct sandbox {
         char *tier_why[TIER_COUNT];     /* why a tier does not work, once probed */
         bool tier_ok[TIER_COUNT];
         bool tier_probed[TIER_COUNT];
+        bool tier_ready[TIER_COUNT];    /* sandbox_tier_ready done */
         bool tier_unproven;             /* chosen without a probe (probe_by_first_run) */
         bool fallback_noted[TIER_COUNT];
         struct strvec prefix[TIER_COUNT]; /* per-tier argv before the per-run part */
@@ -54,6 +55,9 @@ int run_tier_sync(struct sandbox *sb, enum tier t, const struct run_spec *spec,
 /* sandbox.c: sandbox_open without choosing a tier (for --probe) */
 int sandbox_prepare(struct sandbox **out, const struct sandbox_opts *opts,
                     struct sbx_err *err);
-int sandbox_build_prefixes(struct sandbox *sb, struct sbx_err *err);
+/* Looks up what tier t needs, once, when it is first about to be used:
+ * its tool, bwrap's seccomp program, the rlimit tier's process count, its
+ * argv prefix. A missing tool is not an error here (tool[t] stays NULL). */
+int sandbox_tier_ready(struct sandbox *sb, enum tier t, struct sbx_err *err);
 
 #endif

@@ -58,6 +58,7 @@ static const char usage_text[] =
 "  environment (like the seed's Sandbox.ensure): only install what you trust.\n"
 "  The interpreter's answer (sys.executable, prefixes, version) is cached in\n"
 "  interp/ under the cache; SBX_NO_INTERP_CACHE=1 asks it on every run.\n"
+"  SBX_TRACE=1 prints when each phase of a run ended, on stderr.\n"
 "\n"
 "Suites:\n"
 "  --suite NAME|FILE     humaneval, mbpp, classeval, or a suite description\n"

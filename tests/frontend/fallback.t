@@ -95,6 +95,54 @@ check "helper-like failure of the program: stays in the helper tier ($(tier_of <
 check_fails "helper-like failure of the program: no fallback is said" \
         grep -q 'does not work' "$dir/forge.err"
 
+# The weak tiers' run is their probe too: unshare's start marker (written
+# inside the namespaces just before the program's exec) tells an unshare
+# that never started the program from a program that failed. An unshare
+# that cannot start (here a stand-in that fails as a refused unshare(2)
+# does) falls back, and the program runs once, in the rlimit tier.
+mkdir -p "$dir/badunshare"
+printf '#!/bin/sh\necho "unshare: unshare failed: Operation not permitted" >&2\nexit 1\n' \
+        > "$dir/badunshare/unshare"
+chmod 755 "$dir/badunshare" "$dir/badunshare/unshare"
+wdir=$(user_tmpdir)
+rc=0
+out=$(as_user env SBX_HELPER=/nonexistent PATH="$dir/badunshare" "$SBX_RUN" --json \
+        --workdir "$wdir" -- /bin/sh -c 'echo ran >> runs.log' 2>"$dir/weak.err") || rc=$?
+check "unshare that cannot start: rc 0 (got $rc)" test "$rc" = 0
+check "unshare that cannot start: ran in rlimit ($(tier_of <<<"$out"))" \
+        test "$(tier_of <<<"$out")" = rlimit
+check "unshare that cannot start: the program ran once ($(wc -l < "$wdir/runs.log"))" \
+        test "$(wc -l < "$wdir/runs.log")" = 1
+check "unshare that cannot start: the fallback is said" \
+        grep -q 'tier unshare does not work: .*unshare setup failed' "$dir/weak.err"
+rc=0
+msg=$(as_user env SBX_HELPER=/nonexistent PATH="$dir/badunshare" "$SBX_RUN" --tier unshare \
+        --file "$dir/p.py" 2>&1) || rc=$?
+check "--tier unshare that cannot start: exit 3 (got $rc)" test "$rc" = 3
+check "--tier unshare that cannot start: no program output" test "$(grep -c '^hi$' <<<"$msg")" = 0
+
+# A program that fails the way a refused unshare does (exit 1, unshare's
+# words on stderr) is the program's result, run once, in the unshare tier.
+wdir=$(user_tmpdir)
+rc=0
+out=$(as_user env SBX_HELPER=/nonexistent PATH="$dir/nobwrap" "$SBX_RUN" --json \
+        --workdir "$wdir" -- /bin/sh -c 'echo ran >> runs.log
+                echo "unshare: unshare failed: Operation not permitted" >&2; exit 1' \
+        2>"$dir/weakforge.err") || rc=$?
+check "unshare-like failure of the program: exit 1, failed (got $rc)" test "$rc" = 1
+check "unshare-like failure of the program: stays in the unshare tier ($(tier_of <<<"$out"))" \
+        test "$(tier_of <<<"$out")" = unshare
+check "unshare-like failure of the program: ran once ($(wc -l < "$wdir/runs.log"))" \
+        test "$(wc -l < "$wdir/runs.log")" = 1
+check_fails "unshare-like failure of the program: no fallback is said" \
+        grep -q 'does not work' "$dir/weakforge.err"
+# ... and the start marker's fd is closed before the program starts: it
+# cannot write the marker itself
+out=$(as_user env SBX_HELPER=/nonexistent PATH="$dir/nobwrap" "$SBX_RUN" --json \
+        --workdir "$wdir" -- /bin/sh -c 'echo x >&3 && echo fd3-open' 2>/dev/null) || true
+check "unshare tier: fd 3 (the start marker) is closed in the program" \
+        test "$(jq -r .stdout <<<"$out")" = ""
+
 rc=0
 as_user "$SBX_RUN" --tier nosuch --file "$dir/p.py" 2>/dev/null || rc=$?
 check "unknown tier name: usage error exit 2 (got $rc)" test "$rc" = 2

@@ -150,12 +150,14 @@ static void weak_tiers(void **state)
         assert_int_equal(tier_build_prefix(TIER_UNSHARE, &p, &prefix), 0);
         assert_int_equal(tier_build_argv(TIER_UNSHARE, &prefix, &rp, &v), 0);
         assert_true(HAS(&v, "/usr/bin/unshare", "--user", "--map-current-user",
-                        "--net", "--", "/tmp/cache/venv/bin/python"));
+                        "--net", "--", START_SHELL, "-c", START_SCRIPT, START_MARKER,
+                        "/tmp/cache/venv/bin/python"));
         strvec_free(&prefix);
         strvec_free(&v);
         assert_int_equal(tier_build_prefix(TIER_UNSHARE_ROOT, &p, &prefix), 0);
         assert_int_equal(tier_build_argv(TIER_UNSHARE_ROOT, &prefix, &rp, &v), 0);
-        assert_true(HAS(&v, "/usr/bin/unshare", "-rn", "--", "/tmp/cache/venv/bin/python"));
+        assert_true(HAS(&v, "/usr/bin/unshare", "-rn", "--", START_SHELL, "-c",
+                        START_SCRIPT, START_MARKER, "/tmp/cache/venv/bin/python"));
         strvec_free(&prefix);
         strvec_free(&v);
         assert_int_equal(tier_build_prefix(TIER_RLIMIT, &p, &prefix), 0);

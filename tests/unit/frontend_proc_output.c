@@ -109,14 +109,25 @@ static void classify_cpu_limit(void **state)
         assert_string_equal(r.detail, "cpu-limit");
         memset(&r, 0, sizeof(r));
         r.cpu_s = 4.0;
-        run_classify(&r, TIER_UNSHARE, SIGKILL, "", false, false, 4);
+        run_classify(&r, TIER_UNSHARE, SIGKILL, START_MARKER "\n", false, false, 4);
         assert_int_equal(r.status, RUN_TIMEOUT);
         assert_string_equal(r.detail, "cpu-limit");
         memset(&r, 0, sizeof(r));
         r.cpu_s = 0.5;          /* killed by someone else, far from the limit */
-        run_classify(&r, TIER_UNSHARE, SIGKILL, "", false, false, 4);
+        run_classify(&r, TIER_UNSHARE, SIGKILL, START_MARKER "\n", false, false, 4);
         assert_int_equal(r.status, RUN_FAILED);
         assert_int_equal(r.returncode, -SIGKILL);
+        memset(&r, 0, sizeof(r));
+        /* no start marker: unshare failed before the program; with it, the
+         * program's own exit 1 (even with unshare's words on stderr) */
+        run_classify(&r, TIER_UNSHARE, 1 << 8, "", false, false, 4);
+        assert_int_equal(r.status, RUN_ERROR);
+        assert_true(r.never_started);
+        memset(&r, 0, sizeof(r));
+        run_classify(&r, TIER_UNSHARE_ROOT, 1 << 8, START_MARKER "\n", false, false, 4);
+        assert_int_equal(r.status, RUN_FAILED);
+        assert_false(r.never_started);
+        assert_int_equal(r.returncode, 1);
         memset(&r, 0, sizeof(r));
         run_classify(&r, TIER_RLIMIT, SIGKILL, "", true, false, 4);
         assert_int_equal(r.status, RUN_TIMEOUT);
