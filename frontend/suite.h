@@ -68,6 +68,7 @@ struct suite {
         size_t n_samples;
         char samples_hash[17];          /* FNV-1a of the samples file, hex */
         bool canonical;
+        struct evalplus_suite *evalplus; /* evalplus's native form, else NULL (evalplus.h) */
 };
 
 /* Reads a whole file, gunzipping it when it ends in .gz. The buffer is

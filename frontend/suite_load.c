@@ -12,6 +12,7 @@
 #include <zlib.h>
 
 #include "classeval.h"
+#include "evalplus.h"
 #include "suite.h"
 
 #define READ_CHUNK_BYTES (1 << 20)
@@ -183,6 +184,8 @@ static const char *const required_fields[][5] = {
 static int check_problem(const struct suite *s, cJSON *obj, const char *where,
                          struct sbx_err *err)
 {
+        if (cJSON_GetObjectItemCaseSensitive(obj, "plus_input"))
+                return 0;               /* evalplus's native form: evalplus_attach */
         for (const char *const *f = required_fields[s->def.kind]; *f; f++)
                 if (!cJSON_GetObjectItemCaseSensitive(obj, *f))
                         return sbx_fail(err, 0, "%s: missing field \"%s\" for suite %s",
@@ -349,7 +352,7 @@ int suite_load_problems(struct suite *s, const char *path, struct sbx_err *err)
                                         path, MAX(s->by_id[i - 1]->line, s->by_id[i]->line),
                                         s->by_id[i]->task_id,
                                         MIN(s->by_id[i - 1]->line, s->by_id[i]->line));
-        return 0;
+        return evalplus_attach(s, err);
 }
 
 /* ---- samples ---- */
@@ -476,6 +479,8 @@ int suite_load_samples(struct suite *s, const char *path, struct sbx_err *err)
 
 static const char *canonical_field(const struct suite *s)
 {
+        if (s->evalplus)
+                return "canonical_solution";
         switch (s->def.kind) {
         case SUITE_HUMANEVAL: return "canonical_solution";
         case SUITE_MBPP: return "code";
@@ -537,6 +542,7 @@ void suite_free(struct suite *s)
         free(s->samples);
         free(s->problems_path);
         free(s->samples_path);
+        evalplus_free(s->evalplus);
         suite_def_free(&s->def);
         memset(s, 0, sizeof(*s));
 }
