@@ -7,7 +7,9 @@
  * JSON string for str, and tagged lists for the rest: ["i", hex] int,
  * ["f", repr] float, ["c", re, im] complex, ["b", hex] bytes, ["l", ...]
  * list, ["t", ...] tuple, ["d", [k, v]...] dict, ["s", ...] set,
- * ["z", ...] frozenset. */
+ * ["z", ...] frozenset. A list or tuple of two or more exact floats or ints
+ * comes packed: ["lf" | "tf" | "li" | "ti", "x y z..."], the elements
+ * space-separated (float repr, int hex). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -38,8 +40,13 @@ static enum py_kind kind_of(const cJSON *v)
                 return PY_BOOL;
         if (cJSON_IsString(v))
                 return PY_STR;
-        if (!cJSON_IsArray(v) || !(t = v->child) || !cJSON_IsString(t) ||
-            strlen(t->valuestring) != 1)
+        if (!cJSON_IsArray(v) || !(t = v->child) || !cJSON_IsString(t))
+                return PY_BAD;
+        if (strlen(t->valuestring) == 2 && strchr("fi", t->valuestring[1]) &&
+            t->valuestring[1])
+                return t->valuestring[0] == 'l' ? PY_LIST :
+                       t->valuestring[0] == 't' ? PY_TUPLE : PY_BAD;
+        if (strlen(t->valuestring) != 1)
                 return PY_BAD;
         for (size_t i = 0; i < sizeof(tags) / sizeof(tags[0]); i++)
                 if (tags[i].tag == t->valuestring[0])
@@ -144,6 +151,92 @@ static const cJSON *items(const cJSON *v)
         return v->child ? v->child->next : NULL;
 }
 
+/* 'f' or 'i' for a packed sequence, else 0. */
+static char packed(const cJSON *v)
+{
+        const cJSON *t = cJSON_IsArray(v) ? v->child : NULL;
+
+        if (!cJSON_IsString(t) || strlen(t->valuestring) != 2 || !cJSON_IsString(t->next))
+                return 0;
+        return t->valuestring[1];
+}
+
+static size_t seq_len(const cJSON *v)
+{
+        size_t n = 0;
+
+        if (!packed(v))
+                return (size_t)cJSON_GetArraySize(v) - 1;
+        for (const char *p = payload(v, 0); *p; p++)
+                n += *p == ' ';
+        return n + 1;
+}
+
+/* A packed sequence as the general form (a new tree; NULL on no memory). */
+static cJSON *expand(const cJSON *v)
+{
+        char tag[2] = { v->child->valuestring[0], '\0' }, elem[2] = { packed(v), '\0' };
+        cJSON *out = cJSON_CreateArray();
+        auto_free char *copy = strdup(payload(v, 0));
+        char *save = NULL;
+
+        if (!out || !copy || !cJSON_AddItemToArray(out, cJSON_CreateString(tag))) {
+                cJSON_Delete(out);
+                return NULL;
+        }
+        for (char *tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+                cJSON *e = cJSON_CreateArray();
+                if (!e || !cJSON_AddItemToArray(out, e) ||
+                    !cJSON_AddItemToArray(e, cJSON_CreateString(elem)) ||
+                    !cJSON_AddItemToArray(e, cJSON_CreateString(tok))) {
+                        cJSON_Delete(out);
+                        return NULL;
+                }
+        }
+        return out;
+}
+
+/* Both packed floats: == or isclose elementwise, without building nodes. */
+static bool packed_floats_cmp(const cJSON *a, const cJSON *b, bool close, double atol)
+{
+        const char *p = payload(a, 0), *q = payload(b, 0);
+        char *pe, *qe;
+
+        for (;;) {
+                double x = strtod(p, &pe), y = strtod(q, &qe);
+                if (pe == p || qe == q)
+                        return false;
+                if (close ? !(isnan(x) || isnan(y) ||
+                              (isinf(x) || isinf(y) ? x == y :
+                               fabs(x - y) <= atol + EVALPLUS_RTOL * fabs(y)))
+                          : x != y)
+                        return false;
+                if (!*pe || !*qe)
+                        return !*pe && !*qe;
+                p = pe + 1;
+                q = qe + 1;
+        }
+}
+
+static bool packed_eq(const cJSON *a, const cJSON *b)
+{
+        char pa = packed(a), pb = packed(b);
+        cJSON *ea, *eb;
+        bool eq;
+
+        if (pa && pa == pb && a->child->valuestring[0] == b->child->valuestring[0]) {
+                if (pa == 'i')
+                        return !strcmp(payload(a, 0), payload(b, 0));
+                return packed_floats_cmp(a, b, false, 0);
+        }
+        ea = pa ? expand(a) : NULL;
+        eb = pb ? expand(b) : NULL;
+        eq = (!pa || ea) && (!pb || eb) && evalplus_py_eq(ea ? ea : a, eb ? eb : b);
+        cJSON_Delete(ea);
+        cJSON_Delete(eb);
+        return eq;
+}
+
 static bool seq_eq(const cJSON *a, const cJSON *b)
 {
         const cJSON *x = items(a), *y = items(b);
@@ -207,6 +300,8 @@ bool evalplus_py_eq(const cJSON *a, const cJSON *b)
 
         if (ka == PY_BAD || kb == PY_BAD)
                 return false;
+        if (packed(a) || packed(b))
+                return ka == kb && packed_eq(a, b);
         if (is_number(ka) && is_number(kb))
                 return num_eq(a, ka, b, kb);
         if ((ka == PY_SET || ka == PY_FROZENSET) && (kb == PY_SET || kb == PY_FROZENSET))
@@ -243,6 +338,16 @@ static bool allclose(const cJSON *out, const cJSON *exp, double atol)
 {
         enum py_kind ko = kind_of(out), ke = kind_of(exp);
 
+        if (packed(out) == 'f' && packed(exp) == 'f')
+                return packed_floats_cmp(out, exp, true, atol);
+        if (packed(out) || packed(exp)) {
+                cJSON *eo = packed(out) ? expand(out) : NULL, *ee = packed(exp) ? expand(exp) : NULL;
+                bool ok = (!packed(out) || eo) && (!packed(exp) || ee) &&
+                          allclose(eo ? eo : out, ee ? ee : exp, atol);
+                cJSON_Delete(eo);
+                cJSON_Delete(ee);
+                return ok;
+        }
         if ((ko == PY_LIST || ko == PY_TUPLE) && (ke == PY_LIST || ke == PY_TUPLE)) {
                 const cJSON *x = items(out), *y = items(exp);
                 for (; x && y; x = x->next, y = y->next)
@@ -269,6 +374,8 @@ static bool is_floats(const cJSON *v)
 
         if (k == PY_FLOAT)
                 return true;
+        if (packed(v))
+                return packed(v) == 'f';
         if ((k != PY_LIST && k != PY_TUPLE) || !items(v))
                 return false;
         for (const cJSON *x = items(v); x; x = x->next)
@@ -390,6 +497,8 @@ static bool hashable(const cJSON *v)
 
         if (k == PY_LIST || k == PY_DICT || k == PY_SET || k == PY_BAD)
                 return false;
+        if (packed(v))
+                return true;
         if (k == PY_TUPLE || k == PY_FROZENSET)
                 for (const cJSON *x = items(v); x; x = x->next)
                         if (!hashable(x))
@@ -399,7 +508,7 @@ static bool hashable(const cJSON *v)
 
 /* set(out) == set(exp): out a list, tuple or set of hashable values (set()
  * of anything else raises, or is not what the task returns: it fails). */
-static bool set_of_eq(const cJSON *out, const cJSON *exp, bool *ok)
+static bool set_of_eq_plain(const cJSON *out, const cJSON *exp, bool *ok)
 {
         const cJSON *v[2] = { out, exp };
 
@@ -417,6 +526,16 @@ static bool set_of_eq(const cJSON *out, const cJSON *exp, bool *ok)
                         if (!contains(v[1 - i], NULL, x))
                                 return false;
         return true;
+}
+
+static bool set_of_eq(const cJSON *out, const cJSON *exp, bool *ok)
+{
+        cJSON *eo = packed(out) ? expand(out) : NULL, *ee = packed(exp) ? expand(exp) : NULL;
+        bool eq = set_of_eq_plain(eo ? eo : out, ee ? ee : exp, ok);
+
+        cJSON_Delete(eo);
+        cJSON_Delete(ee);
+        return eq;
 }
 
 static cJSON *tagged_int(long long n)
@@ -499,7 +618,7 @@ bool evalplus_judge_value(struct evalplus_judge *j, const cJSON *out, const cJSO
         /* assert type(out) == type(exp); len(out) == len(exp) for sequences */
         if (kind_of(out) != kind_of(exp) ||
             ((kind_of(exp) == PY_LIST || kind_of(exp) == PY_TUPLE) &&
-             cJSON_GetArraySize(out) != cJSON_GetArraySize(exp)))
+             seq_len(out) != seq_len(exp)))
                 return false;
         if (allclose(out, exp, j->atol))
                 return true;
