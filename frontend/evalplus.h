@@ -87,6 +87,9 @@ extern const char *const evalplus_phase_names[EVALPLUS_PHASES];
  * names the suite to run. */
 int evalplus_attach(struct suite *s, struct sbx_err *err);
 void evalplus_free(struct evalplus_suite *e);
+/* A JSONL line with Python's NaN/Infinity, parsed with null in their
+ * place; NULL when it is not valid JSON even so. */
+cJSON *evalplus_parse_nonfinite(const char *p, size_t n);
 char *evalplus_build_program(const struct suite *s, const struct suite_sample *smp,
                              struct sbx_err *err);
 /* Writes the driver's inputs file into dir. With limits, a sample's run

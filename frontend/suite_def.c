@@ -13,7 +13,7 @@ static int builtin(struct suite_def *def, const char *name)
 {
         if (!strcmp(name, "humaneval") || !strcmp(name, "humanevalplus")) {
                 def->kind = SUITE_HUMANEVAL;
-                def->timeout_ms = HUMANEVAL_TIMEOUT_MS;
+                def->timeout_ms = name[9] ? HUMANEVALPLUS_TIMEOUT_MS : HUMANEVAL_TIMEOUT_MS;
         } else if (!strcmp(name, "mbpp") || !strcmp(name, "mbppplus")) {
                 def->kind = SUITE_MBPP;
                 def->timeout_ms = MBPP_TIMEOUT_MS;

@@ -483,3 +483,38 @@ int evalplus_start(const struct suite *s, const struct suite_sample *smp,
         spec.cpu_limit_s = (int64_t)wall_s + 1;
         return sbx_run_start(sb, &spec, run, err);
 }
+
+/* Python's json writes NaN, Infinity and -Infinity; cJSON reads none of
+ * them. The problem object gets null there (the inputs themselves go to
+ * the driver as the file spells them, and Python reads them back). */
+cJSON *evalplus_parse_nonfinite(const char *p, size_t n)
+{
+        static const char *const words[] = { "-Infinity", "Infinity", "NaN", NULL };
+        struct strbuf b = { 0 };
+        const char *end = p + n;
+        cJSON *obj;
+
+        while (p < end) {
+                const char *const *w = words;
+                if (*p == '"') {
+                        const char *q = skip_string(p, end);
+                        q = q ? q : end;
+                        strbuf_addn(&b, p, (size_t)(q - p));
+                        p = q;
+                        continue;
+                }
+                while (*w && ((size_t)(end - p) < strlen(*w) || memcmp(p, *w, strlen(*w))))
+                        w++;
+                if (*w) {
+                        strbuf_add(&b, "null");
+                        p += strlen(*w);
+                } else {
+                        strbuf_addn(&b, p++, 1);
+                }
+        }
+        auto_free char *text = strbuf_done(&b);
+        if (!text)
+                return NULL;
+        obj = cJSON_Parse(text);
+        return obj;
+}

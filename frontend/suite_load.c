@@ -98,6 +98,8 @@ static int parse_line(const char *path, const char *p, size_t n, long line,
                 return sbx_fail(err, 0, "%s:%ld: NUL byte in line (binary data?)",
                                 path, line);
         cJSON *obj = cJSON_ParseWithLengthOpts(p, n, &end, false);
+        if (!obj && (obj = evalplus_parse_nonfinite(p, n)))
+                end = NULL;     /* evalplus's MBPP+ has NaN and Infinity (Python's json) */
         if (!obj) {
                 const char *at = cJSON_GetErrorPtr();
                 long col = (at && at >= p && at <= p + n) ? (long)(at - p) + 1 : 0;
@@ -186,6 +188,9 @@ static int check_problem(const struct suite *s, cJSON *obj, const char *where,
 {
         if (cJSON_GetObjectItemCaseSensitive(obj, "plus_input"))
                 return 0;               /* evalplus's native form: evalplus_attach */
+        if (!strcmp(s->def.name, "mbppplus"))
+                return sbx_fail(err, 0, "%s: not evalplus's MbppPlus.jsonl.gz (no plus_input): "
+                                "--suite mbppplus reads only that form", where);
         for (const char *const *f = required_fields[s->def.kind]; *f; f++)
                 if (!cJSON_GetObjectItemCaseSensitive(obj, *f))
                         return sbx_fail(err, 0, "%s: missing field \"%s\" for suite %s",
