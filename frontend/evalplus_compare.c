@@ -7,9 +7,10 @@
  * JSON string for str, and tagged lists for the rest: ["i", hex] int,
  * ["f", repr] float, ["c", re, im] complex, ["b", hex] bytes, ["l", ...]
  * list, ["t", ...] tuple, ["d", [k, v]...] dict, ["s", ...] set,
- * ["z", ...] frozenset. A list or tuple of two or more exact floats or ints
- * comes packed: ["lf" | "tf" | "li" | "ti", "x y z..."], the elements
- * space-separated (float repr, int hex). */
+ * ["z", ...] frozenset. A list or tuple of two or more numbers, each an
+ * exact int or float, comes packed: ["ln" | "tn", "x y z..."], the
+ * elements space-separated, ints in hex ("0x1f", "-0x2"), floats in repr
+ * ("1.5", "inf", "nan"): a token with an 'x' is an int. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -42,8 +43,7 @@ static enum py_kind kind_of(const cJSON *v)
                 return PY_STR;
         if (!cJSON_IsArray(v) || !(t = v->child) || !cJSON_IsString(t))
                 return PY_BAD;
-        if (strlen(t->valuestring) == 2 && strchr("fi", t->valuestring[1]) &&
-            t->valuestring[1])
+        if (strlen(t->valuestring) == 2 && t->valuestring[1] == 'n')
                 return t->valuestring[0] == 'l' ? PY_LIST :
                        t->valuestring[0] == 't' ? PY_TUPLE : PY_BAD;
         if (strlen(t->valuestring) != 1)
@@ -108,8 +108,8 @@ static double as_double(const cJSON *v)
         return NAN;
 }
 
-/* int/bool == float, exactly as Python compares them. */
-static bool int_eq_float(const cJSON *i, double d)
+/* int == float, exactly as Python compares them. */
+static bool hex_eq_float(const char *int_hex_text, double d)
 {
         char hex[400];
 
@@ -118,7 +118,12 @@ static bool int_eq_float(const cJSON *i, double d)
         float_hex(d, hex, sizeof(hex));
         if (!strcmp(hex, "-0x0"))
                 hex[0] = '0', hex[1] = 'x', hex[2] = '0', hex[3] = '\0';
-        return !strcmp(int_hex(i), hex);
+        return !strcmp(int_hex_text, hex);
+}
+
+static bool int_eq_float(const cJSON *i, double d)
+{
+        return hex_eq_float(int_hex(i), d);
 }
 
 static bool real_eq(const cJSON *a, enum py_kind ka, const cJSON *b, enum py_kind kb)
@@ -151,7 +156,7 @@ static const cJSON *items(const cJSON *v)
         return v->child ? v->child->next : NULL;
 }
 
-/* 'f' or 'i' for a packed sequence, else 0. */
+/* 'n' for a packed sequence, else 0. */
 static char packed(const cJSON *v)
 {
         const cJSON *t = cJSON_IsArray(v) ? v->child : NULL;
@@ -175,7 +180,7 @@ static size_t seq_len(const cJSON *v)
 /* A packed sequence as the general form (a new tree; NULL on no memory). */
 static cJSON *expand(const cJSON *v)
 {
-        char tag[2] = { v->child->valuestring[0], '\0' }, elem[2] = { packed(v), '\0' };
+        char tag[2] = { v->child->valuestring[0], '\0' };
         cJSON *out = cJSON_CreateArray();
         auto_free char *copy = strdup(payload(v, 0));
         char *save = NULL;
@@ -187,7 +192,7 @@ static cJSON *expand(const cJSON *v)
         for (char *tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
                 cJSON *e = cJSON_CreateArray();
                 if (!e || !cJSON_AddItemToArray(out, e) ||
-                    !cJSON_AddItemToArray(e, cJSON_CreateString(elem)) ||
+                    !cJSON_AddItemToArray(e, cJSON_CreateString(strchr(tok, 'x') ? "i" : "f")) ||
                     !cJSON_AddItemToArray(e, cJSON_CreateString(tok))) {
                         cJSON_Delete(out);
                         return NULL;
@@ -196,20 +201,36 @@ static cJSON *expand(const cJSON *v)
         return out;
 }
 
-/* Both packed floats: == or isclose elementwise, without building nodes. */
-static bool packed_floats_cmp(const cJSON *a, const cJSON *b, bool close, double atol)
+static bool isclose(double a, double b, double atol);
+
+/* One packed element against another, [x, xe) and [y, ye): Python's ==,
+ * or numpy's isclose. */
+static bool token_cmp(const char *x, const char *xe, const char *y, const char *ye,
+                      bool close, double atol)
+{
+        bool xi = memchr(x, 'x', (size_t)(xe - x)) != NULL;
+        bool yi = memchr(y, 'x', (size_t)(ye - y)) != NULL;
+        double a = strtod(x, NULL), b = strtod(y, NULL);
+        char hex[400];
+
+        if (close)
+                return isclose(a, b, atol);
+        if (xi && yi)
+                return xe - x == ye - y && !memcmp(x, y, (size_t)(xe - x));
+        if (!xi && !yi)
+                return a == b;
+        snprintf(hex, sizeof(hex), "%.*s", (int)(xi ? xe - x : ye - y), xi ? x : y);
+        return hex_eq_float(hex, xi ? b : a);
+}
+
+/* Both packed: elementwise without building nodes. */
+static bool packed_cmp(const cJSON *a, const cJSON *b, bool close, double atol)
 {
         const char *p = payload(a, 0), *q = payload(b, 0);
-        char *pe, *qe;
 
         for (;;) {
-                double x = strtod(p, &pe), y = strtod(q, &qe);
-                if (pe == p || qe == q)
-                        return false;
-                if (close ? !(isnan(x) || isnan(y) ||
-                              (isinf(x) || isinf(y) ? x == y :
-                               fabs(x - y) <= atol + EVALPLUS_RTOL * fabs(y)))
-                          : x != y)
+                const char *pe = p + strcspn(p, " "), *qe = q + strcspn(q, " ");
+                if (!token_cmp(p, pe, q, qe, close, atol))
                         return false;
                 if (!*pe || !*qe)
                         return !*pe && !*qe;
@@ -224,11 +245,8 @@ static bool packed_eq(const cJSON *a, const cJSON *b)
         cJSON *ea, *eb;
         bool eq;
 
-        if (pa && pa == pb && a->child->valuestring[0] == b->child->valuestring[0]) {
-                if (pa == 'i')
-                        return !strcmp(payload(a, 0), payload(b, 0));
-                return packed_floats_cmp(a, b, false, 0);
-        }
+        if (pa && pb)
+                return packed_cmp(a, b, false, 0);
         ea = pa ? expand(a) : NULL;
         eb = pb ? expand(b) : NULL;
         eq = (!pa || ea) && (!pb || eb) && evalplus_py_eq(ea ? ea : a, eb ? eb : b);
@@ -338,8 +356,8 @@ static bool allclose(const cJSON *out, const cJSON *exp, double atol)
 {
         enum py_kind ko = kind_of(out), ke = kind_of(exp);
 
-        if (packed(out) == 'f' && packed(exp) == 'f')
-                return packed_floats_cmp(out, exp, true, atol);
+        if (packed(out) && packed(exp))
+                return packed_cmp(out, exp, true, atol);
         if (packed(out) || packed(exp)) {
                 cJSON *eo = packed(out) ? expand(out) : NULL, *ee = packed(exp) ? expand(exp) : NULL;
                 bool ok = (!packed(out) || eo) && (!packed(exp) || ee) &&
@@ -375,7 +393,7 @@ static bool is_floats(const cJSON *v)
         if (k == PY_FLOAT)
                 return true;
         if (packed(v))
-                return packed(v) == 'f';
+                return !strchr(payload(v, 0), 'x');
         if ((k != PY_LIST && k != PY_TUPLE) || !items(v))
                 return false;
         for (const cJSON *x = items(v); x; x = x->next)

@@ -33,9 +33,9 @@ def _sbx_evalplus(argv):
     frepr, jstr, join = float.__repr__, dumps, ''.join
 
     # Text pieces, appended as the value is walked: no second copy of the
-    # value in memory. A list or tuple of 2+ exact floats (or ints) is one
-    # packed string, ["lf"|"tf"|"li"|"ti", "x y z"]: outputs of millions of
-    # floats stay a few cJSON nodes outside.
+    # value in memory. A list or tuple of 2+ numbers, each an exact int or
+    # float, is one packed string, ["ln"|"tn", "x y z"] (ints in hex, floats
+    # in repr): outputs of millions of numbers stay a few cJSON nodes outside.
     def ser(v, parts, depth):
         t = _type(v)
         if depth > 100:
@@ -74,18 +74,21 @@ def _sbx_evalplus(argv):
         else:
             raise Unsupported('unsupported return type %s' % t.__name__)
 
+    def num(x):
+        t = _type(x)
+        if t is float:
+            return frepr(x)
+        if t is int:
+            return _hex(x)
+        raise Unsupported('')
+
     def ser_seq(v, tag, parts, depth):
         if _len(v) >= 2:
-            t0 = _type(v[0])
-            if t0 is float or t0 is int:
-                for x in v:
-                    if _type(x) is not t0:
-                        break
-                else:
-                    f = frepr if t0 is float else _hex
-                    parts.append('["%s%s","%s"]' % (tag, 'f' if t0 is float else 'i',
-                                                    ' '.join([f(x) for x in v])))
-                    return
+            try:
+                parts.append('["%sn","%s"]' % (tag, ' '.join([num(x) for x in v])))
+                return
+            except Unsupported:
+                pass
         parts.append('["%s"' % tag)
         for x in v:
             parts.append(',')
@@ -175,7 +178,7 @@ def _sbx_evalplus(argv):
             # the phase's limit counts the calls (and the program's load), not
             # the serializing evalplus does not do
             if deadline is not None and spent > deadline:
-                emit({'p': name, 'i': i, 's': 'phase_timeout'})
+                emit({'p': name, 'i': -3, 's': 'phase_timeout'})
                 break
         emit({'p': name, 'i': -2, 's': 'end'})
     write(out, ('@@SBX-EP-END %s\n' % nonce).encode())

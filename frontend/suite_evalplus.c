@@ -369,17 +369,27 @@ cJSON *evalplus_parse_stream(const struct run_output *out)
 
 /* ---- scoring ---- */
 
-static const cJSON *record(const cJSON *recs, const char *phase, int index)
+/* A phase's records by input index, in one pass over the run's records;
+ * special[0] the program's load failure (-1), special[1] the phase limit (-3). */
+static const cJSON **index_records(const cJSON *recs, const char *phase, size_t n,
+                                   const cJSON *special[2])
 {
+        const cJSON **at = calloc(n + 1, sizeof(*at));
         const cJSON *r;
 
+        special[0] = special[1] = NULL;
+        if (!at)
+                return NULL;
         cJSON_ArrayForEach(r, recs) {
                 const cJSON *i = cJSON_GetObjectItemCaseSensitive(r, "i");
-                if (!strcmp(str_field(r, "p"), phase) && cJSON_IsNumber(i) &&
-                    i->valueint == index)
-                        return r;
+                if (!cJSON_IsNumber(i) || strcmp(str_field(r, "p"), phase))
+                        continue;
+                if (i->valueint >= 0 && (size_t)i->valueint < n && !at[i->valueint])
+                        at[i->valueint] = r;
+                else if (i->valueint == -1 || i->valueint == -3)
+                        special[i->valueint == -3] = special[i->valueint == -3] ?: r;
         }
-        return NULL;
+        return at;
 }
 
 /* One phase as untrusted_check with fast_check: the first input that
@@ -398,34 +408,38 @@ static const char *phase_status(const struct suite *s, size_t task, int ph,
                 evalplus_oracle_for(e->dataset, str_field(pb, "entry_point")),
                 cJSON_IsNumber(atol) ? atol->valuedouble : 0,
         };
-        const cJSON *r = record(recs, name, -1), *x;
+        const cJSON *special[2], *r, *x;
+        const cJSON *args = e->args[ph][task] ? e->args[ph][task]->child : NULL;
+        auto_free const cJSON **at = index_records(recs, name,
+                                                   (size_t)cJSON_GetArraySize(exp), special);
         int i = 0;
 
-        if (r) {
-                snprintf(why, why_len, "%s: %s", name, str_field(r, "m"));
+        if (!at)
+                return snprintf(why, why_len, "out of memory"), "fail";
+        if (special[0]) {
+                snprintf(why, why_len, "%s: %s", name, str_field(special[0], "m"));
                 return "fail";
         }
         cJSON_ArrayForEach(x, exp) {
                 char detail[512];
                 const char *st;
-                if (!(r = record(recs, name, i)))
-                        return snprintf(why, why_len, "%s: input %d: run ended", name, i), "timeout";
+                if (!(r = at[i]))
+                        return snprintf(why, why_len, "%s: input %d: %s", name, i,
+                                        special[1] ? "the phase's time limit" : "the run ended"),
+                               "timeout";
                 st = str_field(r, "s");
-                if (!strcmp(st, "phase_timeout"))
-                        return snprintf(why, why_len, "%s: phase time limit", name), "timeout";
                 if (strcmp(st, "ok")) {
-                        snprintf(why, why_len, "%s: input %d: %s%s%s", name, i,
-                                 strcmp(st, "timeout") ? "" : "time limit", str_field(r, "m"),
-                                 "");
+                        snprintf(why, why_len, "%s: input %d: %s%s", name, i,
+                                 strcmp(st, "timeout") ? "" : "time limit", str_field(r, "m"));
                         return "fail";
                 }
                 if (!evalplus_judge_value(&j, cJSON_GetObjectItemCaseSensitive(r, "v"), x,
-                                          cJSON_GetArrayItem(e->args[ph][task], i),
-                                          detail, sizeof(detail))) {
+                                          args, detail, sizeof(detail))) {
                         snprintf(why, why_len, "%s: input %d: %s", name, i, detail);
                         return "fail";
                 }
                 i++;
+                args = args ? args->next : NULL;
         }
         return "pass";
 }

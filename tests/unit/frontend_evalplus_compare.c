@@ -81,7 +81,7 @@ static void nan_never_equal(void **state)
 {
         assert_false(eq("[\"f\",\"nan\"]", "[\"f\",\"nan\"]"));
         assert_false(judge(1e-6, "[\"f\",\"nan\"]", "[\"f\",\"nan\"]"));
-        assert_false(eq("[\"lf\",\"1.0 nan\"]", "[\"lf\",\"1.0 nan\"]"));
+        assert_false(eq("[\"ln\",\"1.0 nan\"]", "[\"ln\",\"1.0 nan\"]"));
         assert_true(eq("[\"f\",\"inf\"]", "[\"f\",\"inf\"]"));
         assert_false(eq("[\"f\",\"inf\"]", "[\"f\",\"-inf\"]"));
 }
@@ -89,20 +89,24 @@ static void nan_never_equal(void **state)
 static void list_is_not_tuple(void **state)
 {
         assert_false(eq("[\"l\",[\"i\",\"0x1\"]]", "[\"t\",[\"i\",\"0x1\"]]"));
-        assert_false(eq("[\"li\",\"0x1 0x2\"]", "[\"ti\",\"0x1 0x2\"]"));
+        assert_false(eq("[\"ln\",\"0x1 0x2\"]", "[\"tn\",\"0x1 0x2\"]"));
         assert_true(eq("[\"l\"]", "[\"l\"]"));
         assert_false(eq("[\"l\"]", "[\"t\"]"));
         /* tolerance does not help either: type(out) == type(exp) is asserted */
-        assert_false(judge(1e-6, "[\"tf\",\"1.0 2.0\"]", "[\"lf\",\"1.0 2.0\"]"));
+        assert_false(judge(1e-6, "[\"tn\",\"1.0 2.0\"]", "[\"ln\",\"1.0 2.0\"]"));
 }
 
 static void packed_and_plain_agree(void **state)
 {
-        assert_true(eq("[\"lf\",\"1.0 2.5\"]", "[\"l\",[\"f\",\"1.0\"],[\"f\",\"2.5\"]]"));
-        assert_true(eq("[\"li\",\"0x1 0x2\"]", "[\"lf\",\"1.0 2.0\"]"));    /* [1, 2] == [1.0, 2.0] */
-        assert_true(eq("[\"lf\",\"0.0 1.0\"]", "[\"lf\",\"-0.0 1.0\"]"));
-        assert_false(eq("[\"li\",\"0x1 0x2\"]", "[\"li\",\"0x1 0x2 0x3\"]"));
-        assert_true(eq("[\"l\",[\"i\",\"0x1\"],true]", "[\"li\",\"0x1 0x1\"]"));
+        assert_true(eq("[\"ln\",\"1.0 2.5\"]", "[\"l\",[\"f\",\"1.0\"],[\"f\",\"2.5\"]]"));
+        assert_true(eq("[\"ln\",\"0x1 0x2\"]", "[\"ln\",\"1.0 2.0\"]"));    /* [1, 2] == [1.0, 2.0] */
+        assert_true(eq("[\"ln\",\"0x1 2.5\"]", "[\"l\",[\"f\",\"1.0\"],[\"f\",\"2.5\"]]"));
+        assert_false(eq("[\"ln\",\"0x1 2.5\"]", "[\"ln\",\"1.5 2.5\"]"));
+        assert_true(eq("[\"ln\",\"0x20000000000000 1.0\"]", "[\"ln\",\"9007199254740992.0 0x1\"]"));
+        assert_false(eq("[\"ln\",\"0x20000000000001 1.0\"]", "[\"ln\",\"9007199254740992.0 0x1\"]"));
+        assert_true(eq("[\"ln\",\"0.0 1.0\"]", "[\"ln\",\"-0.0 1.0\"]"));
+        assert_false(eq("[\"ln\",\"0x1 0x2\"]", "[\"ln\",\"0x1 0x2 0x3\"]"));
+        assert_true(eq("[\"l\",[\"i\",\"0x1\"],true]", "[\"ln\",\"0x1 0x1\"]"));
 }
 
 static void float_tolerance(void **state)
@@ -110,7 +114,7 @@ static void float_tolerance(void **state)
         /* atol 0 and a float expected: 1e-6 enforced */
         assert_true(judge(0, "[\"f\",\"0.1000001\"]", "[\"f\",\"0.1\"]"));
         assert_false(judge(0, "[\"f\",\"0.1001\"]", "[\"f\",\"0.1\"]"));
-        assert_true(judge(0, "[\"lf\",\"1.0 2.0000005\"]", "[\"lf\",\"1.0 2.0\"]"));
+        assert_true(judge(0, "[\"ln\",\"1.0 2.0000005\"]", "[\"ln\",\"1.0 2.0\"]"));
         /* rtol 1e-7 of the expected value */
         assert_true(judge(1e-6, "[\"f\",\"1000000.05\"]", "[\"f\",\"1000000.0\"]"));
         assert_false(judge(1e-6, "[\"f\",\"1000000.5\"]", "[\"f\",\"1000000.0\"]"));
@@ -120,7 +124,7 @@ static void float_tolerance(void **state)
         assert_false(judge(0.5, "[\"i\",\"0x2\"]", "[\"i\",\"0x3\"]"));
         assert_true(judge(2, "[\"i\",\"0x2\"]", "[\"i\",\"0x3\"]"));
         /* different lengths fail before any tolerance */
-        assert_false(judge(1e-6, "[\"lf\",\"1.0 2.0\"]", "[\"lf\",\"1.0 2.0 3.0\"]"));
+        assert_false(judge(1e-6, "[\"ln\",\"1.0 2.0\"]", "[\"ln\",\"1.0 2.0 3.0\"]"));
         /* strings are never close */
         assert_false(judge(1e-6, "[\"l\",\"a\",\"b\"]", "[\"l\",\"a\",\"c\"]"));
 }
@@ -172,8 +176,8 @@ static void oracle_mbpp(void **state)
         assert_true(judge_full(EP_ORACLE_DIGIT_DISTANCE, 0, "[\"i\",\"0x7\"]", "[\"i\",\"0x5\"]", "[123, 56]"));
         assert_false(judge_full(EP_ORACLE_DIGIT_DISTANCE, 0, "[\"i\",\"0x5\"]", "[\"i\",\"0x6\"]", "[123, 56]"));
         /* set equality ignores order and repeats, not content */
-        assert_true(judge_full(EP_ORACLE_SET_EQ, 0, "[\"li\",\"0x2 0x1 0x1\"]", "[\"ti\",\"0x1 0x2\"]", NULL));
-        assert_false(judge_full(EP_ORACLE_SET_EQ, 0, "[\"li\",\"0x2 0x3\"]", "[\"ti\",\"0x1 0x2\"]", NULL));
+        assert_true(judge_full(EP_ORACLE_SET_EQ, 0, "[\"ln\",\"0x2 0x1 0x1\"]", "[\"tn\",\"0x1 0x2\"]", NULL));
+        assert_false(judge_full(EP_ORACLE_SET_EQ, 0, "[\"ln\",\"0x2 0x3\"]", "[\"tn\",\"0x1 0x2\"]", NULL));
         assert_false(judge_full(EP_ORACLE_SET_EQ, 0, "[\"l\",[\"l\"]]", "[\"l\",[\"l\"]]", NULL)); /* unhashable */
         /* not-None: the reference's value is reduced to "returned not None" */
         assert_true(judge_full(EP_ORACLE_NOT_NONE, 0, "\"match\"", "true", NULL));
