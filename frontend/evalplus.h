@@ -108,6 +108,12 @@ int evalplus_start(const struct suite *s, const struct suite_sample *smp,
 void evalplus_score(const struct suite *s, size_t task, const struct run_result *r,
                     struct verdict *v);
 
+/* --evalplus-results: evalplus's eval_results.json from the results lines
+ * (the failing input of each phase; pass_at_k from the summary's
+ * "evalplus" object). */
+int evalplus_write_results(const struct suite *s, cJSON *const *lines, size_t n,
+                           const cJSON *summary, const char *path, struct sbx_err *err);
+
 /* evalplus_truth.c: the expected outputs, from the cache or computed in
  * the sandbox (parallel runs) and cached. */
 int evalplus_truth_ensure(struct suite *s, struct sandbox *sb, int parallel,

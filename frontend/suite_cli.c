@@ -336,6 +336,12 @@ static int write_summary(struct suite_run *R, double wall_s, struct sbx_err *err
                 return sbx_fail(err, 0, "--k %s: expected a list like 1,10,100", R->opts->k_list);
         if (!(sum = suite_summary(R->rf.parsed, R->rf.n, &so, err)))
                 return -1;
+        if (R->opts->evalplus_results && R->suite.evalplus &&
+            evalplus_write_results(&R->suite, R->rf.parsed, R->rf.n, sum,
+                                   R->opts->evalplus_results, err) < 0) {
+                cJSON_Delete(sum);
+                return -1;
+        }
         cJSON_AddStringToObject(sum, "results", R->rf.path);
         if (R->opts->json) {
                 char *text = cJSON_Print(sum);
@@ -426,6 +432,10 @@ static int suite_main(struct suite_run *R, struct sbx_err *err)
                 R->meta.shard_index = o->shard_index;
                 R->meta.shard_count = o->shard_count;
         }
+        if (o->evalplus_results && !R->suite.evalplus)
+                return sbx_fail(err, 0, "--evalplus-results: %s is not an evalplus native "
+                                "file (HumanEvalPlus.jsonl.gz, MbppPlus.jsonl.gz)",
+                                R->suite.problems_path);
         if (check_programs(R, err) < 0 || open_results(R, &jobs, &njobs, err) < 0)
                 return -1;
         apply_suite_sandbox(R);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "driver.h"
@@ -397,7 +398,7 @@ static const cJSON **index_records(const cJSON *recs, const char *phase, size_t 
  * phase did (killed at the limit, or gone) is "timeout", as evalplus's
  * unknown status is. */
 static const char *phase_status(const struct suite *s, size_t task, int ph,
-                                const cJSON *recs, char *why, size_t why_len)
+                                const cJSON *recs, int *fail_input, char *why, size_t why_len)
 {
         const struct evalplus_suite *e = s->evalplus;
         const char *name = evalplus_phase_names[ph];
@@ -414,6 +415,7 @@ static const char *phase_status(const struct suite *s, size_t task, int ph,
                                                    (size_t)cJSON_GetArraySize(exp), special);
         int i = 0;
 
+        *fail_input = -1;
         if (!at)
                 return snprintf(why, why_len, "out of memory"), "fail";
         if (special[0]) {
@@ -423,10 +425,14 @@ static const char *phase_status(const struct suite *s, size_t task, int ph,
         cJSON_ArrayForEach(x, exp) {
                 char detail[512];
                 const char *st;
-                if (!(r = at[i]))
-                        return snprintf(why, why_len, "%s: input %d: %s", name, i,
-                                        special[1] ? "the phase's time limit" : "the run ended"),
-                               "timeout";
+                *fail_input = i;
+                if (!(r = at[i])) {
+                        /* evalplus reports the last input done (its progress counter) */
+                        *fail_input = i - 1;
+                        snprintf(why, why_len, "%s: input %d: %s", name, i,
+                                 special[1] ? "the phase's time limit" : "the run ended");
+                        return "timeout";
+                }
                 st = str_field(r, "s");
                 if (strcmp(st, "ok")) {
                         snprintf(why, why_len, "%s: input %d: %s%s", name, i,
@@ -441,6 +447,7 @@ static const char *phase_status(const struct suite *s, size_t task, int ph,
                 i++;
                 args = args ? args->next : NULL;
         }
+        *fail_input = -1;
         return "pass";
 }
 
@@ -452,12 +459,14 @@ void evalplus_score(const struct suite *s, size_t task, const struct run_result 
         const char *st[EVALPLUS_PHASES];
 
         for (int ph = 0; ph < EVALPLUS_PHASES; ph++) {
+                v->fail_input[ph] = -1;
                 if (!recs) {
                         st[ph] = r->status == RUN_TIMEOUT ? "timeout" : "fail";
                         snprintf(why[ph], sizeof(why[ph]), "the driver did not start (%s)",
                                  r->detail[0] ? r->detail : run_status_name(r->status));
                 } else {
-                        st[ph] = phase_status(s, task, ph, recs, why[ph], sizeof(why[ph]));
+                        st[ph] = phase_status(s, task, ph, recs, &v->fail_input[ph],
+                                              why[ph], sizeof(why[ph]));
                 }
         }
         cJSON_Delete(recs);
@@ -531,4 +540,79 @@ cJSON *evalplus_parse_nonfinite(const char *p, size_t n)
                 return NULL;
         obj = cJSON_Parse(text);
         return obj;
+}
+
+/* ---- evalplus's eval_results.json ---- */
+
+/* {"task_id", "solution", "base_status", "plus_status", "base_fail_tests",
+ * "plus_fail_tests"} for one results line, as evaluate.py writes it. */
+static cJSON *eval_entry(const struct suite *s, const cJSON *line, struct sbx_err *err)
+{
+        const struct suite_sample *smp;
+        const cJSON *idx = cJSON_GetObjectItemCaseSensitive(line, "sbx_index");
+        cJSON *o = cJSON_CreateObject();
+        auto_free char *program = NULL;
+
+        if (!o || !cJSON_IsNumber(idx) || idx->valuedouble < 0 ||
+            (size_t)idx->valuedouble >= s->n_samples)
+                return cJSON_Delete(o), NULL;
+        smp = &s->samples[(size_t)idx->valuedouble];
+        if (!(program = evalplus_build_program(s, smp, err)))
+                return cJSON_Delete(o), NULL;
+        cJSON_AddStringToObject(o, "task_id", s->tasks[smp->task].task_id);
+        cJSON_AddStringToObject(o, "solution", program);
+        for (int ph = 0; ph < EVALPLUS_PHASES; ph++) {
+                char key[32];
+                const cJSON *args = s->evalplus->args[ph][smp->task];
+                snprintf(key, sizeof(key), "%s_status", evalplus_phase_names[ph]);
+                cJSON_AddItemToObject(o, key, cJSON_Duplicate(
+                        cJSON_GetObjectItemCaseSensitive(line, key), true));
+                snprintf(key, sizeof(key), "%s_fail_input", evalplus_phase_names[ph]);
+                const cJSON *fi = cJSON_GetObjectItemCaseSensitive(line, key);
+                snprintf(key, sizeof(key), "%s_fail_tests", evalplus_phase_names[ph]);
+                cJSON *tests = cJSON_AddArrayToObject(o, key);
+                if (cJSON_IsNumber(fi) && fi->valueint >= 0 && args)
+                        cJSON_AddItemToArray(tests, cJSON_Duplicate(
+                                cJSON_GetArrayItem(args, fi->valueint), true));
+        }
+        return o;
+}
+
+int evalplus_write_results(const struct suite *s, cJSON *const *lines, size_t n,
+                           const cJSON *summary, const char *path, struct sbx_err *err)
+{
+        cJSON *root = cJSON_CreateObject(), *eval = cJSON_AddObjectToObject(root, "eval");
+        const cJSON *ep = cJSON_GetObjectItemCaseSensitive(summary, "evalplus");
+        auto_free char *text = NULL;
+        char date[32];
+        time_t now = time(NULL);
+        FILE *fp;
+
+        strftime(date, sizeof(date), "%Y-%m-%d %H:%M", localtime(&now));
+        cJSON_AddStringToObject(root, "date", date);
+        cJSON_AddStringToObject(root, "hash", s->evalplus->sha256);
+        for (size_t i = 0; eval && i < n; i++) {
+                if (!lines[i])
+                        continue;
+                cJSON *e = eval_entry(s, lines[i], err);
+                const char *tid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "task_id"));
+                cJSON *list = tid ? cJSON_GetObjectItemCaseSensitive(eval, tid) : NULL;
+                if (e && !list)
+                        list = cJSON_AddArrayToObject(eval, tid);
+                if (!e || !list) {
+                        cJSON_Delete(e);
+                        cJSON_Delete(root);
+                        return sbx_fail(err, ENOMEM, "%s", path);
+                }
+                cJSON_AddItemToArray(list, e);
+        }
+        cJSON_AddItemToObject(root, "pass_at_k", cJSON_Duplicate(ep, true));
+        text = cJSON_PrintUnformatted(root);
+        cJSON_Delete(root);
+        if (!text || !(fp = fopen(path, "w")))
+                return sbx_fail(err, text ? errno : ENOMEM, "%s", path);
+        int ok = fputs(text, fp) >= 0;
+        if (fclose(fp) != 0 || !ok)
+                return sbx_fail(err, errno, "%s", path);
+        return 0;
 }

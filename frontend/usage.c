@@ -67,6 +67,7 @@ static const char usage_text[] =
 "  -j, --jobs N          parallel runs (default: number of CPUs)\n"
 "  --out FILE            results JSONL (default <samples>_results.jsonl)\n"
 "  --summary FILE        summary JSON;  --k LIST: pass@k values (default 1,10,100)\n"
+"  --evalplus-results FILE  evalplus's eval_results.json (evalplus native files)\n"
 "  --resume              skip samples already in --out\n"
 "  --shard I/N           run the I-th of N stable subsets (0 <= I < N)\n"
 "  --shard auto          I and N from SLURM_ARRAY_TASK_ID/_COUNT, or\n"
