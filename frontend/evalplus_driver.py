@@ -14,7 +14,11 @@ def _sbx_evalplus(argv):
     write, exit_now, dup2, clock = os.write, os._exit, os.dup2, None
     _type, _repr, _hex, _len, _str = type, repr, hex, len, str
     _list, _tuple, _dict, _set, _fset = list, tuple, dict, set, frozenset
-    import json, time, signal, copy
+    import json, time, signal, copy, collections
+    # Exact stdlib dicts a reference returns (Mbpp/88: Counter): sent as dicts,
+    # compared as evalplus's dict == compares them.
+    dict_types = (_dict, collections.Counter, collections.OrderedDict,
+                  collections.defaultdict)
     clock, dumps, loads, deepcopy = time.time, json.dumps, json.loads, copy.deepcopy
     out = os.dup(1)
     nonce = os.urandom(16).hex()
@@ -56,7 +60,7 @@ def _sbx_evalplus(argv):
             parts.append('["b","%s"]' % bytes.hex(v))
         elif t is _list or t is _tuple:
             ser_seq(v, 'l' if t is _list else 't', parts, depth)
-        elif t is _dict:
+        elif t is _dict or t is dict_types[1] or t is dict_types[2] or t is dict_types[3]:
             parts.append('["d"')
             for k, x in _dict.items(v):
                 parts.append(',[')
@@ -154,7 +158,10 @@ def _sbx_evalplus(argv):
                 finally:
                     signal.setitimer(signal.ITIMER_REAL, 0)
                 rec['t'] = clock() - t0
-                if mode == 'truth' and spec.get('not_none'):
+                # evalplus's not-None tasks (re.Match results): the reference's
+                # value becomes "is not None"; a sample's bool stays, anything
+                # else is judged as "is not None" (evalplus's oracle).
+                if spec.get('not_none') and (mode == 'truth' or _type(v) is not bool):
                     v = v is not None
                 parts = []
                 ser(v, parts, 0)
