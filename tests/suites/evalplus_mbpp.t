@@ -59,7 +59,7 @@ $HOST_PY - "$SAN" "$D/san.json" <<'PY'
 import json, sys
 d = [t for t in json.load(open(sys.argv[1])) if t.get("test_imports")]
 json.dump(d, open(sys.argv[2], "w"))
-print(len(d), file=sys.stderr)
+
 PY
 chown "$SBX_TEST_USER:" "$D/san.json"
 n=$($HOST_PY -c 'import json,sys; print(len(json.load(open(sys.argv[1]))))' "$D/san.json")
