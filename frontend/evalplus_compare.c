@@ -10,7 +10,9 @@
  * ["z", ...] frozenset. A list or tuple of two or more numbers, each an
  * exact int or float, comes packed: ["ln" | "tn", "x y z..."], the
  * elements space-separated, ints in hex ("0x1f", "-0x2"), floats in repr
- * ("1.5", "inf", "nan"): a token with an 'x' is an int. */
+ * ("1.5", "inf", "nan"): a token with an 'x' is an int. A value whose text
+ * passes 8 MiB comes as ["h", sha256 of the text]: equal to the same digest
+ * only. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -22,6 +24,7 @@
 enum py_kind {
         PY_BAD = 0, PY_NONE, PY_BOOL, PY_INT, PY_FLOAT, PY_COMPLEX, PY_STR,
         PY_BYTES, PY_LIST, PY_TUPLE, PY_DICT, PY_SET, PY_FROZENSET,
+        PY_DIGEST,      /* ["h", sha256]: a value too large to send */
 };
 
 static enum py_kind kind_of(const cJSON *v)
@@ -30,6 +33,7 @@ static enum py_kind kind_of(const cJSON *v)
                 { 'i', PY_INT }, { 'f', PY_FLOAT }, { 'c', PY_COMPLEX },
                 { 'b', PY_BYTES }, { 'l', PY_LIST }, { 't', PY_TUPLE },
                 { 'd', PY_DICT }, { 's', PY_SET }, { 'z', PY_FROZENSET },
+                { 'h', PY_DIGEST },
         };
         const cJSON *t;
 
@@ -329,7 +333,7 @@ bool evalplus_py_eq(const cJSON *a, const cJSON *b)
         switch (ka) {
         case PY_NONE: return true;
         case PY_STR: return !strcmp(a->valuestring, b->valuestring);
-        case PY_BYTES: return !strcmp(payload(a, 0), payload(b, 0));
+        case PY_BYTES: case PY_DIGEST: return !strcmp(payload(a, 0), payload(b, 0));
         case PY_LIST: case PY_TUPLE: return seq_eq(a, b);
         case PY_DICT: return dict_eq(a, b);
         default: return false;
