@@ -98,10 +98,10 @@ static int parse_line(const char *path, const char *p, size_t n, long line,
                 return sbx_fail(err, 0, "%s:%ld: NUL byte in line (binary data?)",
                                 path, line);
         cJSON *obj = cJSON_ParseWithLengthOpts(p, n, &end, false);
+        const char *at = obj ? NULL : cJSON_GetErrorPtr();
         if (!obj && (obj = evalplus_parse_nonfinite(p, n)))
                 end = NULL;     /* evalplus's MBPP+ has NaN and Infinity (Python's json) */
         if (!obj) {
-                const char *at = cJSON_GetErrorPtr();
                 long col = (at && at >= p && at <= p + n) ? (long)(at - p) + 1 : 0;
                 return sbx_fail(err, 0, "%s:%ld: invalid JSON (column %ld)",
                                 path, line, col);
