@@ -16,7 +16,7 @@
 
 enum opt_id {
         OPT_FILE = 256, OPT_WORKDIR, OPT_PROBE, OPT_SUITE, OPT_PROBLEMS,
-        OPT_SAMPLES, OPT_CANONICAL, OPT_JOBS, OPT_OUT, OPT_SUMMARY, OPT_K,
+        OPT_SAMPLES, OPT_CANONICAL, OPT_JOBS, OPT_OUT, OPT_SUMMARY, OPT_K, OPT_EVALPLUS_RESULTS,
         OPT_RESUME, OPT_SHARD, OPT_PROGRESS, OPT_NO_PROGRESS,
         OPT_JSON, OPT_TIMEOUT, OPT_CPU, OPT_MEMORY, OPT_FSIZE, OPT_MAX_OUTPUT, OPT_TIER,
         OPT_REQUIRE_TIER, OPT_PYTHON, OPT_VENV, OPT_PACKAGE, OPT_PROVISION,
@@ -35,6 +35,7 @@ static const struct option long_options[] = {
         { "jobs", required_argument, NULL, OPT_JOBS },
         { "out", required_argument, NULL, OPT_OUT },
         { "summary", required_argument, NULL, OPT_SUMMARY },
+        { "evalplus-results", required_argument, NULL, OPT_EVALPLUS_RESULTS },
         { "k", required_argument, NULL, OPT_K },
         { "resume", no_argument, NULL, OPT_RESUME },
         { "shard", required_argument, NULL, OPT_SHARD },
@@ -178,6 +179,7 @@ static int apply_option(int id, const char *arg, struct cli_opts *o,
                 return 0;
         case OPT_OUT: o->out = arg; return 0;
         case OPT_SUMMARY: o->summary = arg; return 0;
+        case OPT_EVALPLUS_RESULTS: o->evalplus_results = arg; return 0;
         case OPT_K: o->k_list = arg; return 0;
         case OPT_RESUME: o->resume = true; return 0;
         case OPT_SHARD: return parse_shard(arg, o, err);

@@ -53,6 +53,7 @@ struct cli_opts {
         int jobs;                       /* 0 = number of CPUs */
         const char *out;                /* results JSONL; NULL = <samples>_results.jsonl */
         const char *summary;            /* summary JSON file, or NULL */
+        const char *evalplus_results;   /* evalplus's eval_results.json, or NULL */
         const char *k_list;             /* "1,10,100" */
         bool resume;
         int shard_index, shard_count;   /* count 0 = no sharding */

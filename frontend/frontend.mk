@@ -4,7 +4,8 @@ FRONTEND_SRCS     := $(wildcard frontend/*.c)
 FRONTEND_OBJS     := $(FRONTEND_SRCS:%.c=$(BUILD)/%.o)
 FRONTEND_LIB_OBJS := $(filter-out $(BUILD)/frontend/main.o,$(FRONTEND_OBJS))
 # zlib: the suite layer reads .jsonl.gz problem files.
-FRONTEND_LIBS     := $(shell $(PKG_CONFIG) --libs libcjson zlib) -lm
+# libcrypto: sha256 keys the evalplus ground-truth cache.
+FRONTEND_LIBS     := $(shell $(PKG_CONFIG) --libs libcjson zlib libcrypto) -lm
 FRONTEND_CFLAGS   := $(shell $(PKG_CONFIG) --cflags libcjson zlib)
 
 # The installed helper's path, fixed at build time; SBX_HELPER in the
@@ -13,6 +14,13 @@ $(FRONTEND_OBJS): ALL_CFLAGS += $(FRONTEND_CFLAGS) -iquote frontend \
         -DSBX_HELPER_PATH='"$(HELPER_PATH)"'
 # Rebuilt when an installation path changes (GNUmakefile's config stamp).
 $(FRONTEND_OBJS): $(CONFIG_STAMP)
+
+# The evalplus driver is a Python file of its own, embedded as a C string.
+$(BUILD)/gen/evalplus_driver_text.h: frontend/evalplus_driver.py common/embed.sh
+	@mkdir -p $(dir $@)
+	sh common/embed.sh evalplus_driver_py < $< > $@
+$(BUILD)/frontend/evalplus_driver.o: $(BUILD)/gen/evalplus_driver_text.h
+$(BUILD)/frontend/evalplus_driver.o: ALL_CFLAGS += -I$(BUILD)/gen
 
 all: $(BUILD)/sbx-run
 

@@ -61,6 +61,12 @@ char *results_line(const cJSON *sample_fields, size_t index, long line,
         set_item(o, "passed", cJSON_CreateBool(v->passed));
         if (v->run)
                 add_run_fields(o, v->run);
+        if (v->base_status[0]) {
+                set_item(o, "base_status", cJSON_CreateString(v->base_status));
+                set_item(o, "plus_status", cJSON_CreateString(v->plus_status));
+                set_item(o, "base_fail_input", cJSON_CreateNumber(v->fail_input[0]));
+                set_item(o, "plus_fail_input", cJSON_CreateNumber(v->fail_input[1]));
+        }
         if (v->n_classes) {
                 set_item(o, "test_classes", classes_json(v));
                 set_item(o, "class_result",

@@ -26,6 +26,8 @@ struct verdict {
         bool passed;
         char result[1100];              /* "passed", "timed out", "failed: <msg>" */
         const struct run_result *run;   /* NULL when the run never started */
+        char base_status[16], plus_status[16];  /* evalplus: pass/fail/timeout, else "" */
+        int fail_input[2];              /* evalplus: the failing base/plus input, or -1 */
         /* ClassEval */
         size_t n_classes;
         char *const *class_names;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "classeval.h"
+#include "evalplus.h"
 #include "strbuf.h"
 #include "suite.h"
 
@@ -136,7 +137,14 @@ static char *build_mbpp(const cJSON *pb, const struct suite_sample *smp,
 {
         struct strbuf b = { 0 };
         const char *setup = str_field(pb, "test_setup_code");
+        const cJSON *imports = cJSON_GetObjectItemCaseSensitive(pb, "test_imports");
 
+        /* sanitized MBPP: the tests need test_imports (import math, ...) */
+        if (cJSON_IsArray(imports) && cJSON_GetArraySize(imports) > 0) {
+                if (!add_field_text(&b, imports))
+                        b.oom = true;
+                strbuf_add(&b, "\n");
+        }
         strbuf_add(&b, smp->code);
         strbuf_add(&b, "\n");
         if (setup && *setup) {
@@ -181,6 +189,8 @@ char *suite_build_program(const struct suite *s, const struct suite_sample *smp,
         const cJSON *pb = t->problem;
         char where[4096];
 
+        if (s->evalplus)
+                return evalplus_build_program(s, smp, err);
         switch (s->def.kind) {
         case SUITE_HUMANEVAL:
                 if (!str_field(pb, "prompt") || !str_field(pb, "test") ||

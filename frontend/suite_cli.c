@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "driver.h"
+#include "evalplus.h"
 #include "passk.h"
 #include "results.h"
 #include "sched.h"
@@ -143,6 +144,8 @@ static int start_job(void *vctx, size_t job, struct sbx_run **run, struct sbx_er
         if (write_program(R->workdirs[job], program, err) < 0 ||
             asprintf(&path, "%s/%s", R->workdirs[job], PROGRAM_NAME) < 0)
                 return -1;
+        if (R->suite.evalplus)
+                return evalplus_start(&R->suite, smp, R->sb, R->workdirs[job], path, run, err);
         argv[argc++] = sandbox_python(R->sb);
         argv[argc++] = "-I";
         argv[argc++] = "-B";
@@ -333,6 +336,12 @@ static int write_summary(struct suite_run *R, double wall_s, struct sbx_err *err
                 return sbx_fail(err, 0, "--k %s: expected a list like 1,10,100", R->opts->k_list);
         if (!(sum = suite_summary(R->rf.parsed, R->rf.n, &so, err)))
                 return -1;
+        if (R->opts->evalplus_results && R->suite.evalplus &&
+            evalplus_write_results(&R->suite, R->rf.parsed, R->rf.n, sum,
+                                   R->opts->evalplus_results, err) < 0) {
+                cJSON_Delete(sum);
+                return -1;
+        }
         cJSON_AddStringToObject(sum, "results", R->rf.path);
         if (R->opts->json) {
                 char *text = cJSON_Print(sum);
@@ -379,15 +388,20 @@ static int install_stop_handlers(sigset_t *waitmask, struct sbx_err *err)
         return 0;
 }
 
+static int jobs_parallel(const struct cli_opts *o)
+{
+        int parallel = o->jobs > 0 ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+
+        return parallel < 1 ? 1 : parallel;
+}
+
 static int run_jobs(struct suite_run *R, const size_t *jobs, size_t njobs,
                     struct sbx_err *err)
 {
         struct sched_ops ops = { R, start_job, finish_job, show_progress };
         sigset_t waitmask;
-        int parallel = R->opts->jobs > 0 ? R->opts->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+        int parallel = jobs_parallel(R->opts);
 
-        if (parallel < 1)
-                parallel = 1;
         if (!(R->workdirs = calloc(R->suite.n_samples + 1, sizeof(char *))))
                 return sbx_fail(err, ENOMEM, "workdirs");
         if (install_stop_handlers(&waitmask, err) < 0)
@@ -418,10 +432,19 @@ static int suite_main(struct suite_run *R, struct sbx_err *err)
                 R->meta.shard_index = o->shard_index;
                 R->meta.shard_count = o->shard_count;
         }
+        if (o->evalplus_results && !R->suite.evalplus)
+                return sbx_fail(err, 0, "--evalplus-results: %s is not an evalplus native "
+                                "file (HumanEvalPlus.jsonl.gz, MbppPlus.jsonl.gz)",
+                                R->suite.problems_path);
         if (check_programs(R, err) < 0 || open_results(R, &jobs, &njobs, err) < 0)
                 return -1;
         apply_suite_sandbox(R);
+        if (R->suite.evalplus && !o->sb.max_output_bytes)
+                o->sb.max_output_bytes = EVALPLUS_MAX_OUTPUT_BYTES;
         if (njobs && sandbox_open(&R->sb, &o->sb, err) < 0)
+                return -1;
+        if (njobs && R->suite.evalplus &&
+            evalplus_truth_ensure(&R->suite, R->sb, jobs_parallel(o), err) < 0)
                 return -1;
         R->progress = o->progress == 1 || (o->progress < 0 && isatty(2));
         R->started_ms = sbx_now_ms();

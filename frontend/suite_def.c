@@ -13,8 +13,8 @@ static int builtin(struct suite_def *def, const char *name)
 {
         if (!strcmp(name, "humaneval") || !strcmp(name, "humanevalplus")) {
                 def->kind = SUITE_HUMANEVAL;
-                def->timeout_ms = HUMANEVAL_TIMEOUT_MS;
-        } else if (!strcmp(name, "mbpp")) {
+                def->timeout_ms = name[9] ? HUMANEVALPLUS_TIMEOUT_MS : HUMANEVAL_TIMEOUT_MS;
+        } else if (!strcmp(name, "mbpp") || !strcmp(name, "mbppplus")) {
                 def->kind = SUITE_MBPP;
                 def->timeout_ms = MBPP_TIMEOUT_MS;
         } else if (!strcmp(name, "classeval")) {
@@ -34,7 +34,7 @@ int suite_def_load(struct suite_def *def, const char *name_or_path, struct sbx_e
                 return def->name ? 0 : sbx_fail(err, ENOMEM, "suite");
         if (!strchr(name_or_path, '/') && !strstr(name_or_path, ".json"))
                 return sbx_fail(err, 0, "unknown suite \"%s\" (humaneval, humanevalplus, "
-                                "mbpp, classeval, or a suite FILE.json)", name_or_path);
+                                "mbpp, mbppplus, classeval, or a suite FILE.json)", name_or_path);
         return suite_custom_load(def, name_or_path, err);
 }
 

@@ -12,6 +12,7 @@
 #include <zlib.h>
 
 #include "classeval.h"
+#include "evalplus.h"
 #include "suite.h"
 
 #define READ_CHUNK_BYTES (1 << 20)
@@ -97,8 +98,10 @@ static int parse_line(const char *path, const char *p, size_t n, long line,
                 return sbx_fail(err, 0, "%s:%ld: NUL byte in line (binary data?)",
                                 path, line);
         cJSON *obj = cJSON_ParseWithLengthOpts(p, n, &end, false);
+        const char *at = obj ? NULL : cJSON_GetErrorPtr();
+        if (!obj && (obj = evalplus_parse_nonfinite(p, n)))
+                end = NULL;     /* evalplus's MBPP+ has NaN and Infinity (Python's json) */
         if (!obj) {
-                const char *at = cJSON_GetErrorPtr();
                 long col = (at && at >= p && at <= p + n) ? (long)(at - p) + 1 : 0;
                 return sbx_fail(err, 0, "%s:%ld: invalid JSON (column %ld)",
                                 path, line, col);
@@ -183,6 +186,11 @@ static const char *const required_fields[][5] = {
 static int check_problem(const struct suite *s, cJSON *obj, const char *where,
                          struct sbx_err *err)
 {
+        if (cJSON_GetObjectItemCaseSensitive(obj, "plus_input"))
+                return 0;               /* evalplus's native form: evalplus_attach */
+        if (!strcmp(s->def.name, "mbppplus"))
+                return sbx_fail(err, 0, "%s: not evalplus's MbppPlus.jsonl.gz (no plus_input): "
+                                "--suite mbppplus reads only that form", where);
         for (const char *const *f = required_fields[s->def.kind]; *f; f++)
                 if (!cJSON_GetObjectItemCaseSensitive(obj, *f))
                         return sbx_fail(err, 0, "%s: missing field \"%s\" for suite %s",
@@ -349,7 +357,7 @@ int suite_load_problems(struct suite *s, const char *path, struct sbx_err *err)
                                         path, MAX(s->by_id[i - 1]->line, s->by_id[i]->line),
                                         s->by_id[i]->task_id,
                                         MIN(s->by_id[i - 1]->line, s->by_id[i]->line));
-        return 0;
+        return evalplus_attach(s, err);
 }
 
 /* ---- samples ---- */
@@ -476,6 +484,8 @@ int suite_load_samples(struct suite *s, const char *path, struct sbx_err *err)
 
 static const char *canonical_field(const struct suite *s)
 {
+        if (s->evalplus)
+                return "canonical_solution";
         switch (s->def.kind) {
         case SUITE_HUMANEVAL: return "canonical_solution";
         case SUITE_MBPP: return "code";
@@ -537,6 +547,7 @@ void suite_free(struct suite *s)
         free(s->samples);
         free(s->problems_path);
         free(s->samples_path);
+        evalplus_free(s->evalplus);
         suite_def_free(&s->def);
         memset(s, 0, sizeof(*s));
 }

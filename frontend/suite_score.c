@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "driver.h"
+#include "evalplus.h"
 #include "suite.h"
 #include "suite_score.h"
 
@@ -86,6 +87,10 @@ void suite_score(const struct suite *s, const struct suite_task *t,
         memset(v, 0, sizeof(*v) - sizeof(v->counts_store));
         v->counts = v->counts_store;
         v->run = r;
+        if (s->evalplus) {
+                evalplus_score(s, (size_t)(t - s->tasks), r, v);
+                return;
+        }
         driver_parse(&r->out, &rep);
         if (s->def.kind == SUITE_CLASSEVAL)
                 score_classes(t, r, &rep, v);

@@ -110,6 +110,28 @@ static void add_passk(cJSON *sum, const size_t *tn, const size_t *tc, size_t nt,
         }
 }
 
+/* evalplus: pass@k on base tests, and on base + plus (a sample counts
+ * only when both passed: the "passed" field), as evalplus.evaluate prints. */
+static void add_evalplus(cJSON *sum, const size_t *tn, const size_t *tb, const size_t *tc,
+                         size_t nt, const struct summary_opts *o)
+{
+        cJSON *ep = cJSON_AddObjectToObject(sum, "evalplus");
+        const size_t *counts[2] = { tb, tc };
+        static const char *const names[2] = { "base", "plus" };
+        char key[32];
+
+        for (int w = 0; ep && w < 2; w++) {
+                cJSON *pk = cJSON_AddObjectToObject(ep, names[w]);
+                for (int i = 0; pk && i < o->nk; i++) {
+                        double v;
+                        if (!passk_mean(tn, counts[w], nt, (size_t)o->ks[i], &v))
+                                continue;
+                        snprintf(key, sizeof(key), "pass@%d", o->ks[i]);
+                        cJSON_AddNumberToObject(pk, key, v);
+                }
+        }
+}
+
 static void add_counts(cJSON *sum, cJSON *const *lines, size_t n, const struct summary_opts *o,
                        size_t done, size_t nt)
 {
@@ -173,11 +195,13 @@ cJSON *suite_summary(cJSON *const *lines, size_t n, const struct summary_opts *o
         struct entry *e = calloc(n + 1, sizeof(*e));
         size_t done = 0, nt = 0;
         size_t *tn = calloc(n + 1, sizeof(size_t)), *tc = calloc(n + 1, sizeof(size_t));
+        size_t *tb = calloc(n + 1, sizeof(size_t));     /* evalplus: base passed */
+        bool evalplus = false;
         struct classeval_task_tally *tallies = calloc(n + 1, sizeof(*tallies));
         cJSON *sum = cJSON_CreateObject();
         cJSON *per_task = cJSON_CreateArray();
 
-        if (!e || !tn || !tc || !tallies || !sum || !per_task)
+        if (!e || !tn || !tc || !tb || !tallies || !sum || !per_task)
                 goto oom;
         for (size_t i = 0; i < n; i++) {
                 if (!lines[i])
@@ -194,6 +218,8 @@ cJSON *suite_summary(cJSON *const *lines, size_t n, const struct summary_opts *o
                 size_t j = i;
                 while (j < done && !strcmp(e[j].task_id, e[i].task_id)) {
                         tc[nt] += line_passed(e[j].line);
+                        tb[nt] += !strcmp(line_str(e[j].line, "base_status"), "pass");
+                        evalplus = evalplus || *line_str(e[j].line, "base_status");
                         j++;
                 }
                 tn[nt] = j - i;
@@ -206,6 +232,8 @@ cJSON *suite_summary(cJSON *const *lines, size_t n, const struct summary_opts *o
         }
         add_counts(sum, lines, n, o, done, nt);
         add_passk(sum, tn, tc, nt, o);
+        if (evalplus)
+                add_evalplus(sum, tn, tb, tc, nt, o);
         if (o->classeval)
                 add_classeval(sum, tallies, nt, o);
         cJSON_AddItemToObject(sum, "per_task", per_task);
@@ -214,6 +242,7 @@ cJSON *suite_summary(cJSON *const *lines, size_t n, const struct summary_opts *o
         free(e);
         free(tn);
         free(tc);
+        free(tb);
         free_tallies(tallies, nt);
         return sum;
 oom:
@@ -222,6 +251,7 @@ oom:
         free(e);
         free(tn);
         free(tc);
+        free(tb);
         free_tallies(tallies, nt);
         cJSON_Delete(sum);
         cJSON_Delete(per_task);
@@ -267,6 +297,12 @@ void suite_summary_print(FILE *fp, const cJSON *s)
         cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(s, "pass_at_k"))
                 fprintf(fp, "  %s = %.4f (%.2f%%)\n", it->string, it->valuedouble,
                         100 * it->valuedouble);
+        cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(s, "evalplus")) {
+                fprintf(fp, "  evalplus %s:", strcmp(it->string, "plus") ? "base" : "base + plus");
+                cJSON_ArrayForEach(k, it)
+                        fprintf(fp, " %s %.4f", k->string, k->valuedouble);
+                fprintf(fp, "\n");
+        }
         cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(s, "classeval")) {
                 fprintf(fp, "  classeval %s:", it->string);
                 cJSON_ArrayForEach(k, it)

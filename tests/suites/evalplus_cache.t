@@ -1,0 +1,75 @@
+#!/bin/bash
+# The evalplus ground-truth cache: computed once and reused (an entry edited
+# by hand changes the verdict: it was read, not recomputed), rebuilt when the
+# problem file or the interpreter changes, and whole under two runs at once.
+. "$(dirname "$0")/../lib/lib.sh"
+require_test_root
+HEP=$SBX_DATA/humanevalplus/HumanEvalPlus.jsonl.gz
+D=$(user_tmpdir)
+export SBX_EXTRA_ENV="SBX_CACHE=$D/cache"
+
+$HOST_PY - "$HEP" "$D/p.jsonl" <<'PY'
+import gzip, json, sys
+with gzip.open(sys.argv[1], "rt") as f, open(sys.argv[2], "w") as out:
+    for line in f:
+        if json.loads(line)["task_id"] in ("HumanEval/0", "HumanEval/2"):
+            out.write(line)
+PY
+chown -R "$SBX_TEST_USER:" "$D"
+entries() { ls "$1"/evalplus/*.json 2>/dev/null | wc -l; }
+run() {         # run OUT [ARGS...]: the reference solutions; prints base/plus statuses
+        local out=$1; shift
+        as_user "$SBX_RUN" --suite humanevalplus --problems "$D/p.jsonl" --canonical -j 2 \
+                --no-progress --out "$out" "$@" > "$out.txt" 2>&1 || return 1
+        $HOST_PY -c 'import json,sys
+print(" ".join(json.loads(l)["base_status"] + "/" + json.loads(l)["plus_status"] for l in open(sys.argv[1])))' "$out"
+}
+
+is "first run: the references pass" "$(run "$D/r1.jsonl")" "pass/pass pass/pass"
+is "one cache entry" "$(entries "$D/cache")" 1
+E=$(ls "$D"/cache/evalplus/*.json)
+inode=$(stat -c %i "$E")
+is "second run: the same verdicts" "$(run "$D/r2.jsonl")" "pass/pass pass/pass"
+is "... from the same entry, not rewritten" "$(stat -c %i "$E")" "$inode"
+
+# Edit the cached expected value of HumanEval/0's first base input: the
+# reference now "fails" base, which only a reused entry can do.
+cp "$E" "$D/saved.json"
+$HOST_PY - "$E" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+v = d["tasks"]["HumanEval/0"]["base"]
+v[0] = not v[0]
+json.dump(d, open(sys.argv[1], "w"))
+PY
+is "an edited entry is what the run uses" "$(run "$D/r3.jsonl")" "fail/pass pass/pass"
+cp "$D/saved.json" "$E"; chown "$SBX_TEST_USER:" "$E"
+
+# Another file (a blank line more: the same tasks, another sha256).
+echo >> "$D/p.jsonl"
+is "a changed file: the references pass" "$(run "$D/r4.jsonl")" "pass/pass pass/pass"
+is "... from a new entry" "$(entries "$D/cache")" 2
+
+# Another interpreter path is another identity.
+if [ -x /usr/bin/python3.11 ]; then
+        is "--python /usr/bin/python3.11: the references pass" \
+                "$(run "$D/r5.jsonl" --python /usr/bin/python3.11)" "pass/pass pass/pass"
+        is "... from a new entry" "$(entries "$D/cache")" 3
+else
+        ok "# SKIP no /usr/bin/python3.11 to stand for another interpreter"
+        ok "# SKIP no /usr/bin/python3.11 to stand for another interpreter"
+fi
+
+# Two runs at once on an empty cache: both finish, one whole entry, no
+# temporary file left behind.
+export SBX_EXTRA_ENV="SBX_CACHE=$D/cache2"
+run "$D/c1.jsonl" > "$D/c1.v" & p1=$!
+run "$D/c2.jsonl" > "$D/c2.v" & p2=$!
+wait $p1; r1=$?; wait $p2; r2=$?
+is "concurrent runs: the first exits 0" "$r1" 0
+is "concurrent runs: the second exits 0" "$r2" 0
+is "... same verdicts" "$(cat "$D/c1.v")|$(cat "$D/c2.v")" "pass/pass pass/pass|pass/pass pass/pass"
+is "... one entry" "$(entries "$D/cache2")" 1
+is "... no temporary file left" "$(ls "$D/cache2/evalplus" | grep -vc '\.json$')" 0
+check "... the entry is whole JSON" $HOST_PY -c 'import json,sys,glob; json.load(open(glob.glob(sys.argv[1])[0]))' "$D/cache2/evalplus/*.json"
+done_testing
