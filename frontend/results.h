@@ -26,6 +26,7 @@ struct verdict {
         bool passed;
         char result[1100];              /* "passed", "timed out", "failed: <msg>" */
         const struct run_result *run;   /* NULL when the run never started */
+        char exception[128];            /* the exception's type when it raised, else "" */
         /* ClassEval */
         size_t n_classes;
         char *const *class_names;
@@ -34,7 +35,13 @@ struct verdict {
         struct classeval_counts counts_store[CLASSEVAL_MAX_TEST_CLASSES];    /* last: not cleared */
 };
 
-/* The line for a sample (its own fields, then ours), malloc'd, no newline. */
+/* A failed result carries at most this much of the end of stderr (whole
+ * lines when they fit): enough for a traceback, bounded per line. */
+#define RESULT_STDERR_TAIL_BYTES 2048
+
+/* The line for a sample (its own fields, then ours), malloc'd, no newline.
+ * Always valid UTF-8: invalid bytes become U+FFFD, counted in
+ * "sbx_invalid_utf8" (left out when 0). */
 char *results_line(const cJSON *sample_fields, size_t index, long line,
                    const struct verdict *v, const struct result_meta *m);
 

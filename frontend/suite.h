@@ -26,7 +26,7 @@ enum suite_kind {
 };
 
 /* What a suite is: built in for the known benchmarks, read from a JSON
- * file for custom ones (suite_custom.c). */
+ * file for custom ones (suite_def.c). */
 struct suite_def {
         enum suite_kind kind;
         char *name;                     /* "humaneval", ..., or the custom file's path */
@@ -83,6 +83,11 @@ int suite_parse_jsonl(const char *path, const char *buf, size_t len,
 /* Built-in name ("humaneval", "humanevalplus", "mbpp", "classeval") or a
  * custom suite file. */
 int suite_def_load(struct suite_def *def, const char *name_or_path, struct sbx_err *err);
+/* The shipped data directory ($SBX_SUITES_DIR, else the installed one),
+ * and a built-in suite's problem file in it (malloc'd), checked readable;
+ * errors say what to do (classeval: where to get its data). */
+const char *suite_data_dir(void);
+int suite_default_problems(const char *suite, char **path, struct sbx_err *err);
 int suite_custom_load(struct suite_def *def, const char *path, struct sbx_err *err);
 void suite_def_free(struct suite_def *def);
 

@@ -228,13 +228,19 @@ static char *default_out(const struct cli_opts *o)
 static int load_suite(struct suite_run *R, struct sbx_err *err)
 {
         struct cli_opts *o = R->opts;
+        auto_free char *shipped = NULL;
         const char *problems;
 
         if (suite_def_load(&R->suite.def, o->suite, err) < 0)
                 return -1;
         problems = o->problems ? o->problems : R->suite.def.problems;
+        if (!problems && R->suite.def.kind == SUITE_CUSTOM)
+                return sbx_fail(err, 0, "%s: no \"problems\" in the suite file: "
+                                "pass --problems FILE", o->suite);
+        if (!problems && suite_default_problems(o->suite, &shipped, err) < 0)
+                return -1;
         if (!problems)
-                return sbx_fail(err, 0, "--problems FILE is required for suite %s", o->suite);
+                problems = shipped;
         if (!o->canonical && !o->samples)
                 return sbx_fail(err, 0, "--samples FILE or --canonical is required");
         if (o->canonical && o->samples)

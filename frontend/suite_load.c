@@ -36,6 +36,26 @@ static int grow(char **buf, size_t *cap, size_t need, const char *path,
         return 0;
 }
 
+/* A gzip stream cut short (an interrupted download or copy) reads as
+ * Z_BUF_ERROR; the line it ended in is the one after the last newline. */
+static void gz_error(gzFile gz, const char *path, const char *buf, size_t n,
+                     struct sbx_err *err)
+{
+        int zerr;
+        const char *msg = gzerror(gz, &zerr);
+        long line = 1;
+
+        for (size_t i = 0; i < n; i++)
+                line += buf[i] == '\n';
+        if (zerr == Z_ERRNO)
+                sbx_fail(err, errno, "%s: read", path);
+        else if (zerr == Z_BUF_ERROR)
+                sbx_fail(err, 0, "%s: gzip stream ended early at line %ld (the file is "
+                         "truncated: download or copy it again)", path, line);
+        else
+                sbx_fail(err, 0, "%s: not a valid gzip file (%s, at line %ld)", path, msg, line);
+}
+
 /* zlib reads a file that is not gzip as it is ("transparent" mode), so
  * one reader serves .jsonl and .jsonl.gz. */
 static int read_whole(const char *path, char **out, size_t *len, struct sbx_err *err)
@@ -51,16 +71,18 @@ static int read_whole(const char *path, char **out, size_t *len, struct sbx_err 
                         goto fail;
                 int got = gzread(gz, buf + n, READ_CHUNK_BYTES);
                 if (got < 0) {
-                        int zerr;
-                        const char *msg = gzerror(gz, &zerr);
-                        if (zerr == Z_ERRNO)
-                                sbx_fail(err, errno, "%s: read", path);
-                        else
-                                sbx_fail(err, 0, "%s: not a valid gzip file (%s)", path, msg);
+                        gz_error(gz, path, buf, n, err);
                         goto fail;
                 }
-                if (got == 0)
+                if (got == 0) {
+                        int zerr;
+                        gzerror(gz, &zerr);
+                        if (zerr != Z_OK) {     /* the last read hit it after data */
+                                gz_error(gz, path, buf, n, err);
+                                goto fail;
+                        }
                         break;
+                }
                 n += (size_t)got;
         }
         gzclose(gz);
