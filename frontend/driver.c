@@ -74,7 +74,7 @@ const char driver_source[] =
         "            # the traceback goes to stderr, whose tail the result keeps\n"
         "            try:\n"
         "                import traceback\n"
-        "                traceback.print_exception(type(e), e, e.__traceback__)\n"
+        "                traceback.print_exception(type(e), e, e.__traceback__.tb_next)\n"
         "            except BaseException:\n"
         "                pass\n"
         "            finish('exc', describe(e))\n"

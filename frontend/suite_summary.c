@@ -155,13 +155,15 @@ static void add_passk(cJSON *sum, const size_t *tn, const size_t *tc, size_t nt,
 static void add_counts(cJSON *sum, cJSON *const *lines, size_t n, const struct summary_opts *o,
                        size_t done, size_t nt)
 {
-        size_t counts[4] = { 0 };
+        size_t counts[4] = { 0 }, bad_utf8 = 0;
         const char *tier = NULL;
 
         for (size_t i = 0; i < n; i++) {
                 if (!lines[i])
                         continue;
                 count_line(lines[i], counts);
+                const cJSON *u = cJSON_GetObjectItemCaseSensitive(lines[i], "sbx_invalid_utf8");
+                bad_utf8 += cJSON_IsNumber(u) && u->valuedouble > 0 ? (size_t)u->valuedouble : 0;
                 const char *t = line_str(lines[i], "tier");
                 if (*t && !tier)
                         tier = t;
@@ -182,6 +184,8 @@ static void add_counts(cJSON *sum, cJSON *const *lines, size_t n, const struct s
         cJSON_AddNumberToObject(sum, "timed_out", (double)counts[2]);
         cJSON_AddNumberToObject(sum, "errors", (double)counts[3]);
         cJSON_AddStringToObject(sum, "tier", tier ? tier : "none");
+        /* bytes of samples or output that were not UTF-8, written as U+FFFD */
+        cJSON_AddNumberToObject(sum, "invalid_utf8_replaced", (double)bad_utf8);
         if (o->wall_s >= 0) {
                 cJSON_AddNumberToObject(sum, "wall_s", (double)(long long)(o->wall_s * 1000 + 0.5) / 1000);
                 cJSON_AddNumberToObject(sum, "ran", (double)o->ran);
@@ -316,6 +320,8 @@ void suite_summary_print(FILE *fp, const cJSON *s)
         if (missing > 0)
                 snprintf(partial, sizeof(partial), "  PARTIAL: %.0f of %.0f tasks have no sample",
                          missing, num(s, "problem_tasks"));
+        else if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(s, "interrupted")))
+                snprintf(partial, sizeof(partial), "  PARTIAL: interrupted");
         cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(s, "pass_at_k"))
                 fprintf(fp, "  %s = %.4f (%.2f%%)%s\n", it->string, it->valuedouble,
                         100 * it->valuedouble, partial);
