@@ -5,9 +5,9 @@
 
 #include "cli.h"
 
-/* Run as root, every tier runs the candidate as uid 0 (the helper and
- * unshare-root run it as the caller, bwrap, unshare and rlimit as they
- * are): refused unless --allow-root says so. --dump runs nothing. */
+/* Run as root, the helper refuses and every other tier (bwrap, unshare,
+ * unshare-root, rlimit) runs the candidate as uid 0: refused unless
+ * --allow-root says so. --dump runs nothing. */
 static int refuse_root(const struct cli_opts *o)
 {
         bool runs = o->mode == CLI_MODE_FILE || o->mode == CLI_MODE_ARGV ||
@@ -16,7 +16,8 @@ static int refuse_root(const struct cli_opts *o)
         if (!runs || o->allow_root || geteuid() != 0)
                 return 0;
         fprintf(stderr, "sbx-run: refusing to run candidate programs as root (uid 0): "
-                "in every tier they would run as uid 0. Run sbx-run as a normal user, "
+                "the helper refuses root and every other tier would run them as uid 0. "
+                "Run sbx-run as a normal user, "
                 "or pass --allow-root to accept this.\n");
         return -1;
 }
