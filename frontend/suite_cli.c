@@ -507,9 +507,9 @@ static int suite_main(struct suite_run *R, struct sbx_err *err)
         /* 128 + signal, as a shell reports it: never 1, "the program failed" */
         if (rc == SCHED_STOPPED)
                 return sbx_fail_code(err, 128 + (stop_requested ? stop_requested : SIGINT), 0,
-                                     "interrupted: pass@k above is PARTIAL (%zu of %zu "
-                                     "samples); results kept in %s: run again with "
-                                     "--resume to finish", R->rf.done, R->selected, R->rf.path);
+                                     "interrupted: %zu of %zu results kept in %s; pass@k "
+                                     "above is PARTIAL: run again with --resume to finish",
+                                     R->rf.done, R->selected, R->rf.path);
         warn_partial(R);
         return 0;
 }

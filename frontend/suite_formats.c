@@ -166,6 +166,25 @@ static int load_task_dir(struct suite *s, const char *dir, const char *name,
         return rc;
 }
 
+/* A directory's samples are hashed as loaded (task, file name, code). */
+static void hash_samples(const struct suite *s, char hash[17])
+{
+        uint64_t h = 0xcbf29ce484222325ULL;     /* FNV-1a */
+
+        for (size_t i = 0; i < s->n_samples; i++) {
+                const cJSON *f = cJSON_GetObjectItemCaseSensitive(s->samples[i].fields, "sbx_file");
+                const char *parts[] = { s->tasks[s->samples[i].task].task_id,
+                                        cJSON_GetStringValue(f), s->samples[i].code };
+                for (size_t k = 0; k < 3; k++)
+                        for (const char *p = parts[k] ? parts[k] : ""; ; p++) {
+                                h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
+                                if (!*p)
+                                        break;
+                        }
+        }
+        snprintf(hash, 17, "%016llx", (unsigned long long)h);
+}
+
 int suite_load_evalplus_dir(struct suite *s, const char *dir, struct sbx_err *err)
 {
         char **names = NULL;
@@ -192,5 +211,6 @@ int suite_load_evalplus_dir(struct suite *s, const char *dir, struct sbx_err *er
         }
         free_names(names, n);
         s->samples_format = "evalplus-samples-dir";
+        hash_samples(s, s->samples_hash);
         return rc;
 }

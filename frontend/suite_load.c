@@ -491,25 +491,6 @@ static int sample_record(void *vctx, cJSON *obj, long line, struct sbx_err *err)
         return sample_code(smp, where, err);
 }
 
-/* A directory's samples are hashed as loaded (task, file name, code). */
-static void hash_samples(const struct suite *s, char hash[17])
-{
-        uint64_t h = 0xcbf29ce484222325ULL;     /* FNV-1a */
-
-        for (size_t i = 0; i < s->n_samples; i++) {
-                const cJSON *f = cJSON_GetObjectItemCaseSensitive(s->samples[i].fields, "sbx_file");
-                const char *parts[] = { s->tasks[s->samples[i].task].task_id,
-                                        cJSON_GetStringValue(f), s->samples[i].code };
-                for (size_t k = 0; k < 3; k++)
-                        for (const char *p = parts[k] ? parts[k] : ""; ; p++) {
-                                h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
-                                if (!*p)
-                                        break;
-                        }
-        }
-        snprintf(hash, 17, "%016llx", (unsigned long long)h);
-}
-
 /* The shape errors say which formats are accepted. */
 static int samples_format_error(struct sbx_err *err)
 {
@@ -530,7 +511,6 @@ int suite_load_samples(struct suite *s, const char *path, struct sbx_err *err)
         if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
                 if (suite_load_evalplus_dir(s, path, err) < 0)
                         return -1;
-                hash_samples(s, s->samples_hash);
         } else if (parse_records(path, sample_record, &ctx, s->samples_hash, err) < 0) {
                 return samples_format_error(err);
         }
