@@ -21,7 +21,7 @@ enum opt_id {
         OPT_JSON, OPT_TIMEOUT, OPT_CPU, OPT_MEMORY, OPT_FSIZE, OPT_MAX_OUTPUT, OPT_TIER,
         OPT_REQUIRE_TIER, OPT_PYTHON, OPT_VENV, OPT_PACKAGE, OPT_PROVISION,
         OPT_ENV, OPT_RO_BIND, OPT_REBUILD, OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_REPEAT,
-        OPT_PRINT_ARGV,
+        OPT_PRINT_ARGV, OPT_ALLOW_PARTIAL, OPT_TASKS, OPT_DUMP, OPT_ALLOW_ROOT,
 };
 
 static const struct option long_options[] = {
@@ -59,6 +59,10 @@ static const struct option long_options[] = {
         { "quiet", no_argument, NULL, OPT_QUIET },
         { "repeat", required_argument, NULL, OPT_REPEAT },
         { "print-argv", no_argument, NULL, OPT_PRINT_ARGV },
+        { "allow-partial", no_argument, NULL, OPT_ALLOW_PARTIAL },
+        { "tasks", required_argument, NULL, OPT_TASKS },
+        { "dump", required_argument, NULL, OPT_DUMP },
+        { "allow-root", no_argument, NULL, OPT_ALLOW_ROOT },
         { "help", no_argument, NULL, OPT_HELP },
         { "version", no_argument, NULL, OPT_VERSION },
         { NULL, 0, NULL, 0 },
@@ -226,6 +230,14 @@ static int apply_option(int id, const char *arg, struct cli_opts *o,
                 o->repeat = (int)n;
                 return 0;
         case OPT_PRINT_ARGV: o->print_argv = true; return 0;
+        case OPT_ALLOW_PARTIAL: o->allow_partial = true; return 0;
+        case OPT_TASKS:
+                if (!arg[0])
+                        return sbx_fail(err, 0, "--tasks: expected ID[,ID...]");
+                o->tasks = arg;
+                return 0;
+        case OPT_DUMP: o->dump_dir = arg; return 0;
+        case OPT_ALLOW_ROOT: o->allow_root = true; return 0;
         case OPT_QUIET: o->sb.quiet = true; return 0;
         case OPT_HELP: return set_mode(o, CLI_MODE_HELP, "--help", err);
         case OPT_VERSION: return set_mode(o, CLI_MODE_VERSION, "--version", err);

@@ -58,6 +58,10 @@ struct cli_opts {
         bool resume;
         int shard_index, shard_count;   /* count 0 = no sharding */
         int progress;                   /* -1 auto (a terminal), 0 off, 1 on */
+        bool allow_partial;             /* tasks without samples: no warning */
+        const char *tasks;              /* --tasks ID,...: only these tasks' samples */
+        const char *dump_dir;           /* --dump DIR: write the programs, run nothing */
+        bool allow_root;                /* --allow-root: candidates may run as uid 0 */
         /* merge */
         char *const *merge_files;
         const char *merge_out;

@@ -19,7 +19,7 @@ static inline void sbx_closep(int *fd) { if (*fd >= 0) close(*fd); }
  * errno set (EIO when write() returns 0). */
 int sbx_write_all(int fd, const void *data, size_t len);
 
-/* Exit codes of sbx-run (DESIGN.md). */
+/* Exit codes of sbx-run (man/sbx-run.1, EXIT STATUS); a signal N gives 128+N. */
 enum {
         SBX_EXIT_OK = 0,        /* passed, or a suite ran to its end */
         SBX_EXIT_FAILED = 1,    /* the program failed or timed out */

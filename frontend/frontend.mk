@@ -11,7 +11,8 @@ FRONTEND_CFLAGS   := $(shell $(PKG_CONFIG) --cflags libcjson zlib)
 # The installed helper's path, fixed at build time; SBX_HELPER in the
 # environment overrides it (sbx-run is unprivileged: that is the user's call).
 $(FRONTEND_OBJS): ALL_CFLAGS += $(FRONTEND_CFLAGS) -iquote frontend \
-        -DSBX_HELPER_PATH='"$(HELPER_PATH)"'
+        -DSBX_HELPER_PATH='"$(HELPER_PATH)"' \
+        -DSBX_SUITES_DIR='"$(DATADIR)/suites"'
 # Rebuilt when an installation path changes (GNUmakefile's config stamp).
 $(FRONTEND_OBJS): $(CONFIG_STAMP)
 

@@ -1,21 +1,26 @@
 /* sbx-run: parse, dispatch, turn errors into a message and an exit code. */
+#include <stdbool.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "trace.h"
 
-/* Until the suite layer (frontend/suite_cli.c) is linked in, these keep
- * sbx-run building; the real definitions replace them. */
-__attribute__((weak)) int suite_cli_main(struct cli_opts *opts)
+/* Run as root, the helper refuses and every other tier (bwrap, unshare,
+ * unshare-root, rlimit) runs the candidate as uid 0: refused unless
+ * --allow-root says so. --dump runs nothing. */
+static int refuse_root(const struct cli_opts *o)
 {
-        fprintf(stderr, "sbx-run: --suite: not built into this sbx-run\n");
-        return SBX_EXIT_USAGE;
-}
+        bool runs = o->mode == CLI_MODE_FILE || o->mode == CLI_MODE_ARGV ||
+                    (o->mode == CLI_MODE_SUITE && !o->dump_dir);
 
-__attribute__((weak)) int merge_cli_main(struct cli_opts *opts)
-{
-        fprintf(stderr, "sbx-run: merge: not built into this sbx-run\n");
-        return SBX_EXIT_USAGE;
+        if (!runs || o->allow_root || geteuid() != 0)
+                return 0;
+        fprintf(stderr, "sbx-run: refusing to run candidate programs as root (uid 0): "
+                "the helper refuses root and every other tier would run them as uid 0. "
+                "Run sbx-run as a normal user, "
+                "or pass --allow-root to accept this.\n");
+        return -1;
 }
 
 int main(int argc, char **argv)
@@ -31,6 +36,10 @@ int main(int argc, char **argv)
                 return err.exit_code;
         }
         sbx_trace("parse");
+        if (refuse_root(&opts) < 0) {
+                cli_opts_free(&opts);
+                return SBX_EXIT_USAGE;
+        }
         switch (opts.mode) {
         case CLI_MODE_HELP: cli_usage(stdout); rc = SBX_EXIT_OK; break;
         case CLI_MODE_VERSION: printf("sbx-run %s\n", SBX_VERSION); rc = SBX_EXIT_OK; break;

@@ -11,6 +11,7 @@
 
 #include "results.h"
 #include "suite.h"
+#include "utf8.h"
 
 
 static void set_item(cJSON *obj, const char *key, cJSON *item)
@@ -48,6 +49,34 @@ static void add_run_fields(cJSON *o, const struct run_result *r)
                 set_item(o, "detail", cJSON_CreateString(r->detail));
 }
 
+/* The last RESULT_STDERR_TAIL_BYTES of stderr, from a line start when one
+ * is in reach (the tail the run kept is longer than this). */
+static cJSON *stderr_tail(const struct run_output *e)
+{
+        const char *end = e->tail + e->tail_len, *p = end;
+
+        if (e->tail_len > RESULT_STDERR_TAIL_BYTES) {
+                p = end - RESULT_STDERR_TAIL_BYTES;
+                const char *nl = memchr(p, '\n', (size_t)(end - p));
+                if (nl && nl + 1 < end)
+                        p = nl + 1;
+        } else {
+                p = e->tail;
+        }
+        char *copy = strndup(p, (size_t)(end - p));
+        cJSON *s = copy ? cJSON_CreateString(copy) : NULL;
+        free(copy);
+        return s;
+}
+
+static void add_failure_fields(cJSON *o, const struct verdict *v)
+{
+        if (v->exception[0])
+                set_item(o, "exception", cJSON_CreateString(v->exception));
+        if (v->run)
+                set_item(o, "stderr_tail", stderr_tail(&v->run->err));
+}
+
 char *results_line(const cJSON *sample_fields, size_t index, long line,
                    const struct verdict *v, const struct result_meta *m)
 {
@@ -67,6 +96,8 @@ char *results_line(const cJSON *sample_fields, size_t index, long line,
                 set_item(o, "base_fail_input", cJSON_CreateNumber(v->fail_input[0]));
                 set_item(o, "plus_fail_input", cJSON_CreateNumber(v->fail_input[1]));
         }
+        if (!v->passed)
+                add_failure_fields(o, v);
         if (v->n_classes) {
                 set_item(o, "test_classes", classes_json(v));
                 set_item(o, "class_result",
@@ -79,6 +110,13 @@ char *results_line(const cJSON *sample_fields, size_t index, long line,
         set_item(o, "sbx_samples", cJSON_CreateString(m->samples_hash));
         set_item(o, "sbx_total", cJSON_CreateNumber((double)m->total));
         set_item(o, "sbx_shard", cJSON_CreateString(shard));
+        size_t replaced = utf8_repair_json(o);
+        if (replaced == (size_t)-1) {
+                cJSON_Delete(o);
+                return NULL;
+        }
+        if (replaced)
+                set_item(o, "sbx_invalid_utf8", cJSON_CreateNumber((double)replaced));
         text = cJSON_PrintUnformatted(o);
         cJSON_Delete(o);
         return text;

@@ -28,6 +28,7 @@ struct verdict {
         const struct run_result *run;   /* NULL when the run never started */
         char base_status[16], plus_status[16];  /* evalplus: pass/fail/timeout, else "" */
         int fail_input[2];              /* evalplus: the failing base/plus input, or -1 */
+        char exception[128];            /* the exception's type when it raised, else "" */
         /* ClassEval */
         size_t n_classes;
         char *const *class_names;
@@ -36,7 +37,13 @@ struct verdict {
         struct classeval_counts counts_store[CLASSEVAL_MAX_TEST_CLASSES];    /* last: not cleared */
 };
 
-/* The line for a sample (its own fields, then ours), malloc'd, no newline. */
+/* A failed result carries at most this much of the end of stderr (whole
+ * lines when they fit): enough for a traceback, bounded per line. */
+#define RESULT_STDERR_TAIL_BYTES 2048
+
+/* The line for a sample (its own fields, then ours), malloc'd, no newline.
+ * Always valid UTF-8: invalid bytes become U+FFFD, counted in
+ * "sbx_invalid_utf8" (left out when 0). */
 char *results_line(const cJSON *sample_fields, size_t index, long line,
                    const struct verdict *v, const struct result_meta *m);
 

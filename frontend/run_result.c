@@ -1,4 +1,4 @@
-/* Run results: status names, the seed's one-line summary, freeing. */
+/* Run results: status names, llama-eval's `Sandbox` one-line summary, freeing. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

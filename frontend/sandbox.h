@@ -32,7 +32,7 @@ struct sandbox_opts {
         size_t max_output_bytes;        /* per stream; 0 = default */
         enum tier force_tier;           /* TIER_NONE = pick the best that works */
         enum tier require_tier;         /* TIER_NONE = accept any */
-        /* venv cache (the seed's Sandbox.ensure); venv_name NULL = none */
+        /* venv cache (as llama-eval's `Sandbox` ensure step); venv_name NULL = none */
         const char *venv_name;
         const char *const *packages;    /* NULL-terminated or NULL */
         const char *const *provision;   /* files of Python snippets, NULL-terminated or NULL */
@@ -110,7 +110,7 @@ void run_result_free(struct run_result *res);
  * is left. */
 int sandbox_recheck_tier(struct sandbox *sb, const struct run_result *res,
                          struct sbx_err *err);
-/* The seed's summary: "ok", "timeout", else the last non-empty line of
+/* llama-eval's `Sandbox` summary: "ok", "timeout", else the last non-empty line of
  * stderr (or stdout) cut at 400 chars, else "failed (rc=N)". malloc'd. */
 char *run_result_summary(const struct run_result *res);
 

@@ -29,7 +29,7 @@ enum suite_kind {
 };
 
 /* What a suite is: built in for the known benchmarks, read from a JSON
- * file for custom ones (suite_custom.c). */
+ * file for custom ones (suite_def.c). */
 struct suite_def {
         enum suite_kind kind;
         char *name;                     /* "humaneval", ..., or the custom file's path */
@@ -70,6 +70,7 @@ struct suite {
         struct suite_sample *samples;
         size_t n_samples;
         char samples_hash[17];          /* FNV-1a of the samples file, hex */
+        const char *samples_format;     /* "jsonl", "json", "bigcode-generations", ... */
         bool canonical;
         struct evalplus_suite *evalplus; /* evalplus's native form, else NULL (evalplus.h) */
 };
@@ -87,11 +88,27 @@ int suite_parse_jsonl(const char *path, const char *buf, size_t len,
 /* Built-in name ("humaneval", "humanevalplus", "mbpp", "classeval") or a
  * custom suite file. */
 int suite_def_load(struct suite_def *def, const char *name_or_path, struct sbx_err *err);
+/* The shipped data directory ($SBX_SUITES_DIR, else the installed one),
+ * and a built-in suite's problem file in it (malloc'd), checked readable;
+ * errors say what to do (classeval: where to get its data). */
+const char *suite_data_dir(void);
+int suite_default_problems(const char *suite, char **path, struct sbx_err *err);
 int suite_custom_load(struct suite_def *def, const char *path, struct sbx_err *err);
 void suite_def_free(struct suite_def *def);
 
 int suite_load_problems(struct suite *s, const char *path, struct sbx_err *err);
 int suite_load_samples(struct suite *s, const char *path, struct sbx_err *err);
+/* What suite_load_samples reads (docs/suites.md), for error messages. */
+#define SUITE_SAMPLE_FORMATS "JSONL of {\"task_id\", \"completion\" or \"solution\"} " \
+        "(human-eval, evalplus); a JSON list of those, or of ClassEval {\"task_id\", " \
+        "\"predict\"}; bigcode-evaluation-harness generations.json (a list, per " \
+        "problem in order, of lists of programs); an evalplus samples directory " \
+        "(DIR/<task_id with / as _>/<n>.py)"
+/* Other harnesses' forms (suite_formats.c): generations.json's parsed list
+ * (borrowed), and an evalplus samples directory. */
+int suite_load_bigcode(struct suite *s, const char *path, cJSON *arr, struct sbx_err *err);
+int suite_load_evalplus_dir(struct suite *s, const char *dir, struct sbx_err *err);
+struct suite_sample *suite_new_sample(struct suite *s, struct sbx_err *err);
 /* One sample per task, its reference solution as the completion. */
 int suite_make_canonical(struct suite *s, struct sbx_err *err);
 void suite_free(struct suite *s);

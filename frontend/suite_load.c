@@ -37,6 +37,26 @@ static int grow(char **buf, size_t *cap, size_t need, const char *path,
         return 0;
 }
 
+/* A gzip stream cut short (an interrupted download or copy) reads as
+ * Z_BUF_ERROR; the line it ended in is the one after the last newline. */
+static void gz_error(gzFile gz, const char *path, const char *buf, size_t n,
+                     struct sbx_err *err)
+{
+        int zerr;
+        const char *msg = gzerror(gz, &zerr);
+        long line = 1;
+
+        for (size_t i = 0; i < n; i++)
+                line += buf[i] == '\n';
+        if (zerr == Z_ERRNO)
+                sbx_fail(err, errno, "%s: read", path);
+        else if (zerr == Z_BUF_ERROR)
+                sbx_fail(err, 0, "%s: gzip stream ended early at line %ld (the file is "
+                         "truncated: download or copy it again)", path, line);
+        else
+                sbx_fail(err, 0, "%s: not a valid gzip file (%s, at line %ld)", path, msg, line);
+}
+
 /* zlib reads a file that is not gzip as it is ("transparent" mode), so
  * one reader serves .jsonl and .jsonl.gz. */
 static int read_whole(const char *path, char **out, size_t *len, struct sbx_err *err)
@@ -52,16 +72,18 @@ static int read_whole(const char *path, char **out, size_t *len, struct sbx_err 
                         goto fail;
                 int got = gzread(gz, buf + n, READ_CHUNK_BYTES);
                 if (got < 0) {
-                        int zerr;
-                        const char *msg = gzerror(gz, &zerr);
-                        if (zerr == Z_ERRNO)
-                                sbx_fail(err, errno, "%s: read", path);
-                        else
-                                sbx_fail(err, 0, "%s: not a valid gzip file (%s)", path, msg);
+                        gz_error(gz, path, buf, n, err);
                         goto fail;
                 }
-                if (got == 0)
+                if (got == 0) {
+                        int zerr;
+                        gzerror(gz, &zerr);
+                        if (zerr != Z_OK) {     /* the last read hit it after data */
+                                gz_error(gz, path, buf, n, err);
+                                goto fail;
+                        }
                         break;
+                }
                 n += (size_t)got;
         }
         gzclose(gz);
@@ -260,6 +282,7 @@ static int add_task(struct suite *s, cJSON *obj, long line, const char *where,
 struct load_ctx {
         struct suite *s;
         const char *path;
+        bool samples;                   /* other harnesses' formats are samples only */
 };
 
 static int problem_line(void *vctx, cJSON *obj, long line, struct sbx_err *err)
@@ -281,7 +304,7 @@ static const char *skip_ws(const char *p)
 /* A JSON array file (ClassEval's form): each element is one record,
  * "line" is its 1-based position. */
 static int parse_array(const char *path, const char *buf, size_t len,
-                       jsonl_fn fn, void *ctx, struct sbx_err *err)
+                       jsonl_fn fn, struct load_ctx *ctx, struct sbx_err *err)
 {
         if (memchr(buf, '\0', len))
                 return sbx_fail(err, 0, "%s: NUL byte in file (binary data?)", path);
@@ -298,6 +321,12 @@ static int parse_array(const char *path, const char *buf, size_t len,
         if (!cJSON_IsArray(arr)) {
                 cJSON_Delete(arr);
                 return sbx_fail(err, 0, "%s: expected a JSON array", path);
+        }
+        /* a list of lists: bigcode-evaluation-harness's generations.json */
+        if (ctx->samples && cJSON_IsArray(cJSON_GetArrayItem(arr, 0))) {
+                int rc = suite_load_bigcode(ctx->s, path, arr, err);
+                cJSON_Delete(arr);
+                return rc;
         }
         while ((it = cJSON_DetachItemFromArray(arr, 0))) {
                 pos++;
@@ -316,7 +345,7 @@ static int parse_array(const char *path, const char *buf, size_t len,
         return 0;
 }
 
-static int parse_records(const char *path, jsonl_fn fn, void *ctx,
+static int parse_records(const char *path, jsonl_fn fn, struct load_ctx *ctx,
                          char hash[17], struct sbx_err *err)
 {
         auto_free char *buf = NULL;
@@ -333,6 +362,7 @@ static int parse_records(const char *path, jsonl_fn fn, void *ctx,
         const char *first = skip_ws(buf);
         if (!*first)
                 return sbx_fail(err, 0, "%s: empty file", path);
+        ctx->s->samples_format = *first == '[' ? "json" : "jsonl";
         if (*first == '[')
                 return parse_array(path, buf, len, fn, ctx, err);
         return suite_parse_jsonl(path, buf, len, fn, ctx, err);
@@ -340,7 +370,7 @@ static int parse_records(const char *path, jsonl_fn fn, void *ctx,
 
 int suite_load_problems(struct suite *s, const char *path, struct sbx_err *err)
 {
-        struct load_ctx ctx = { s, path };
+        struct load_ctx ctx = { s, path, false };
 
         if (!(s->problems_path = strdup(path)))
                 return sbx_fail(err, ENOMEM, "%s", path);
@@ -362,7 +392,7 @@ int suite_load_problems(struct suite *s, const char *path, struct sbx_err *err)
 
 /* ---- samples ---- */
 
-static struct suite_sample *new_sample(struct suite *s, struct sbx_err *err)
+struct suite_sample *suite_new_sample(struct suite *s, struct sbx_err *err)
 {
         struct suite_sample *n = realloc(s->samples, (s->n_samples + 1) * sizeof(*n));
 
@@ -409,7 +439,7 @@ static int add_predictions(struct suite *s, struct suite_task *t, cJSON *obj,
                 struct suite_sample *smp;
                 if (!cJSON_IsString(p))
                         return sbx_fail(err, 0, "%s: predict[%d] is not a string", where, i);
-                if (!(smp = new_sample(s, err)))
+                if (!(smp = suite_new_sample(s, err)))
                         return -1;
                 smp->line = pos;
                 smp->task = (size_t)(t - s->tasks);
@@ -458,7 +488,7 @@ static int sample_record(void *vctx, cJSON *obj, long line, struct sbx_err *err)
                 cJSON_Delete(obj);
                 return rc;
         }
-        if (!(smp = new_sample(s, err))) {
+        if (!(smp = suite_new_sample(s, err))) {
                 cJSON_Delete(obj);
                 return -1;
         }
@@ -469,14 +499,29 @@ static int sample_record(void *vctx, cJSON *obj, long line, struct sbx_err *err)
         return sample_code(smp, where, err);
 }
 
+/* The shape errors say which formats are accepted. */
+static int samples_format_error(struct sbx_err *err)
+{
+        size_t n = strlen(err->msg);
+
+        if (strstr(err->msg, "expected a JSON") || strstr(err->msg, "missing field \"completion\""))
+                snprintf(err->msg + n, sizeof(err->msg) - n, " [accepted: %s]", SUITE_SAMPLE_FORMATS);
+        return -1;
+}
+
 int suite_load_samples(struct suite *s, const char *path, struct sbx_err *err)
 {
-        struct load_ctx ctx = { s, path };
+        struct load_ctx ctx = { s, path, true };
+        struct stat st;
 
         if (!(s->samples_path = strdup(path)))
                 return sbx_fail(err, ENOMEM, "%s", path);
-        if (parse_records(path, sample_record, &ctx, s->samples_hash, err) < 0)
-                return -1;
+        if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+                if (suite_load_evalplus_dir(s, path, err) < 0)
+                        return -1;
+        } else if (parse_records(path, sample_record, &ctx, s->samples_hash, err) < 0) {
+                return samples_format_error(err);
+        }
         if (s->n_samples == 0)
                 return sbx_fail(err, 0, "%s: no samples", path);
         return 0;
@@ -512,7 +557,7 @@ int suite_make_canonical(struct suite *s, struct sbx_err *err)
                 if (!cJSON_IsString(sol))
                         return sbx_fail(err, 0, "%s:%ld: task %s has no string \"%s\"",
                                         s->problems_path, t->line, t->task_id, field);
-                if (!(smp = new_sample(s, err)))
+                if (!(smp = suite_new_sample(s, err)))
                         return -1;
                 smp->line = t->line;
                 smp->task = i;

@@ -35,6 +35,9 @@ static void score_script(const struct run_result *r, const struct driver_report 
         } else if (rep->outcome == DRIVER_RAISED) {
                 const char *msg = cJSON_GetStringValue(
                         cJSON_GetObjectItemCaseSensitive(rep->payload, "msg"));
+                const char *type = cJSON_GetStringValue(
+                        cJSON_GetObjectItemCaseSensitive(rep->payload, "type"));
+                snprintf(v->exception, sizeof(v->exception), "%s", type ? type : "");
                 snprintf(v->result, sizeof(v->result), "failed: %s", msg ? msg : "");
         } else {
                 no_marker_reason(r, v->result, sizeof(v->result));

