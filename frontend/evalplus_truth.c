@@ -8,7 +8,6 @@
  * the same truth). A cache problem is a miss, never an error. */
 #include <errno.h>
 #include <fcntl.h>
-#include <openssl/evp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,24 +18,13 @@
 #include "evalplus.h"
 #include "interp.h"
 #include "sched.h"
+#include "sha256.h"
 #include "strbuf.h"
 #include "suite.h"
 #include "venv.h"
 
 #define TRUTH_MAGIC "sbx-evalplus-truth 1"
 #define PROGRAM_NAME "program.py"
-
-static void sha256_text(const char *text, char out[65])
-{
-        unsigned char md[EVP_MAX_MD_SIZE];
-        unsigned int n = 0;
-
-        out[0] = '\0';
-        if (EVP_Digest(text, strlen(text), md, &n, EVP_sha256(), NULL) != 1)
-                return;
-        for (unsigned int i = 0; i < n && i < 32; i++)
-                snprintf(out + 2 * i, 3, "%02x", md[i]);
-}
 
 /* Everything the truth depends on, one line. */
 static char *truth_key(const struct suite *s, const char *python)
@@ -56,7 +44,7 @@ static char *truth_key(const struct suite *s, const char *python)
                              (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec) < 0)
                         return NULL;
         }
-        sha256_text(evalplus_driver_source, driver);
+        sha256_buf_hex(evalplus_driver_source, strlen(evalplus_driver_source), driver);
         if (asprintf(&key, "%s file=%s driver=%s python=%s", TRUTH_MAGIC,
                      s->evalplus->sha256, driver, ikey) < 0)
                 return NULL;
@@ -86,7 +74,7 @@ static char *cache_path(const char *key)
 
         if (!root || asprintf(&dir, "%s/evalplus", root) < 0 || mkdir_p(dir) < 0)
                 return NULL;
-        sha256_text(key, hash);
+        sha256_buf_hex(key, strlen(key), hash);
         if (asprintf(&path, "%s/%s.json", dir, hash) < 0)
                 return NULL;
         return path;

@@ -4,8 +4,7 @@ FRONTEND_SRCS     := $(wildcard frontend/*.c)
 FRONTEND_OBJS     := $(FRONTEND_SRCS:%.c=$(BUILD)/%.o)
 FRONTEND_LIB_OBJS := $(filter-out $(BUILD)/frontend/main.o,$(FRONTEND_OBJS))
 # zlib: the suite layer reads .jsonl.gz problem files.
-# libcrypto: sha256 keys the evalplus ground-truth cache.
-FRONTEND_LIBS     := $(shell $(PKG_CONFIG) --libs libcjson zlib libcrypto) -lm
+FRONTEND_LIBS     := $(shell $(PKG_CONFIG) --libs libcjson zlib) -lm
 FRONTEND_CFLAGS   := $(shell $(PKG_CONFIG) --cflags libcjson zlib)
 
 # The installed helper's path, fixed at build time; SBX_HELPER in the

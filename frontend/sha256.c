@@ -90,6 +90,15 @@ void sha256_hex(struct sha256 *c, char out[SHA256_HEX_LEN + 1])
                 snprintf(out + 8 * i, 9, "%08x", c->h[i]);
 }
 
+void sha256_buf_hex(const void *data, size_t len, char out[SHA256_HEX_LEN + 1])
+{
+        struct sha256 c;
+
+        sha256_init(&c);
+        sha256_update(&c, data, len);
+        sha256_hex(&c, out);
+}
+
 int sha256_file(const char *path, char out[SHA256_HEX_LEN + 1], struct sbx_err *err)
 {
         auto_fd fd = open(path, O_RDONLY | O_CLOEXEC);

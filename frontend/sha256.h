@@ -21,6 +21,8 @@ void sha256_init(struct sha256 *c);
 void sha256_update(struct sha256 *c, const void *data, size_t len);
 /* Writes 64 hex digits and a NUL. */
 void sha256_hex(struct sha256 *c, char out[SHA256_HEX_LEN + 1]);
+/* One buffer's digest, in hex. */
+void sha256_buf_hex(const void *data, size_t len, char out[SHA256_HEX_LEN + 1]);
 /* The file's bytes as stored (a .gz is hashed compressed, as sha256sum does). */
 int sha256_file(const char *path, char out[SHA256_HEX_LEN + 1], struct sbx_err *err);
 

@@ -4,7 +4,6 @@
  * untrusted_check gives them (fast check: the first failing input decides). */
 #include <errno.h>
 #include <fcntl.h>
-#include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +13,7 @@
 #include "driver.h"
 #include "evalplus.h"
 #include "results.h"
+#include "sha256.h"
 #include "strbuf.h"
 #include "suite.h"
 
@@ -89,18 +89,6 @@ static char *raw_value(const char *p, const char *end, const char *key)
         return NULL;
 }
 
-static void sha256_hex(const char *buf, size_t len, char out[65])
-{
-        unsigned char md[EVP_MAX_MD_SIZE];
-        unsigned int n = 0;
-
-        out[0] = '\0';
-        if (EVP_Digest(buf, len, md, &n, EVP_sha256(), NULL) != 1)
-                return;
-        for (unsigned int i = 0; i < n && i < 32; i++)
-                snprintf(out + 2 * i, 3, "%02x", md[i]);
-}
-
 static int attach_raw(struct suite *s, struct evalplus_suite *e, struct sbx_err *err)
 {
         auto_free char *buf = NULL;
@@ -109,7 +97,7 @@ static int attach_raw(struct suite *s, struct evalplus_suite *e, struct sbx_err 
 
         if (suite_read_file(s->problems_path, &buf, &len, err) < 0)
                 return -1;
-        sha256_hex(buf, len, e->sha256);
+        sha256_buf_hex(buf, len, e->sha256);
         for (const char *p = buf, *end = buf + len; p < end && ti < s->n_tasks; line++) {
                 const char *nl = memchr(p, '\n', (size_t)(end - p));
                 const char *le = nl ? nl : end;
