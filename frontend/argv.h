@@ -22,6 +22,9 @@ void strvec_free(struct strvec *v);
 /* The fds the child sees besides 0, 1, 2 (proc.c puts them there). */
 #define CHILD_FD_EXTRA    3     /* helper: status fd; bwrap: seccomp BPF */
 #define CHILD_FD_STATUS2  4     /* bwrap: --json-status-fd */
+/* bwrap's root tmpfs holds only mount points and symlinks, and is
+ * remounted read-only before the program starts. */
+#define BWRAP_ROOT_BYTES  (1LL << 20)
 
 /* A top-level host directory for bwrap's allow-listed root: a symlink
  * (/bin -> usr/bin on merged-/usr hosts) is recreated, a directory bound. */
