@@ -158,16 +158,42 @@ static void find_tools(struct sandbox *sb)
                                       strdup(sb->tool[TIER_UNSHARE]) : NULL;
 }
 
-/* The BPF program lives in a memfd; each run opens it afresh through
- * /proc/self/fd so that concurrent bwraps do not share a file offset. */
+/* A file for the BPF program that no other process can reach: a memfd,
+ * else (a host filter may deny memfd_create) an unlinked file in our 0700
+ * scratch directory. */
+static int seccomp_file(const char *scratch, char *why, size_t len)
+{
+        char path[PATH_MAX];
+        int fd = memfd_create("sbx-seccomp-bpf", MFD_CLOEXEC);
+
+        if (fd >= 0)
+                return fd;
+        snprintf(why, len, "memfd_create: %s", strerror(errno));
+        fd = open(scratch, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+        if (fd >= 0)
+                return fd;
+        if (snprintf(path, sizeof(path), "%s/seccomp-XXXXXX", scratch) >= (int)sizeof(path))
+                return errno = ENAMETOOLONG, -1;
+        fd = mkostemp(path, O_CLOEXEC);
+        if (fd >= 0 && unlink(path) < 0) {
+                close(fd);
+                fd = -1;
+        }
+        if (fd < 0)
+                snprintf(why + strlen(why), len - strlen(why), "; an unlinked file in %s: %s",
+                         scratch, strerror(errno));
+        return fd;
+}
+
+/* Each run opens the program afresh through /proc/self/fd, so that
+ * concurrent bwraps do not share a file offset. Without it the bwrap tier
+ * does not work (probe.c): it never runs unfiltered. */
 static void export_seccomp(struct sandbox *sb)
 {
         char why[512] = "";
-        int fd = memfd_create("sbx-seccomp-bpf", MFD_CLOEXEC);
+        int fd = seccomp_file(sb->scratch, why, sizeof(why));
 
-        if (fd < 0) {
-                snprintf(why, sizeof(why), "memfd_create: %s", strerror(errno));
-        } else if (sbx_seccomp_write(fd) < 0) {
+        if (fd >= 0 && sbx_seccomp_write(fd) < 0) {
                 snprintf(why, sizeof(why), "writing the seccomp program: %s", strerror(errno));
                 close(fd);
                 fd = -1;
