@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +62,44 @@ static int canon_binds(struct strvec *binds)
         return 0;
 }
 
+/* a is b, or an ancestor of it */
+static bool path_covers(const char *a, const char *b)
+{
+        size_t n = strlen(a);
+
+        if (strcmp(a, "/") == 0)
+                return true;
+        return strncmp(a, b, n) == 0 && (b[n] == '\0' || b[n] == '/');
+}
+
+/* A directory bound read-only still lets the program connect to the
+ * sockets in it and read every secret: never the caller's home or runtime
+ * directory (ssh-agent, D-Bus, gpg-agent) whole, nor what holds them. */
+static int refuse_private_dirs(const struct strvec *binds, struct sbx_err *err)
+{
+        char runtime[64];
+        const char *home_env = getenv("HOME");
+        auto_free char *home = home_env && home_env[0] == '/' ? realpath(home_env, NULL) : NULL;
+        auto_free char *run = NULL;
+        const char *dirs[2];
+
+        snprintf(runtime, sizeof(runtime), "/run/user/%u", (unsigned)getuid());
+        run = realpath(runtime, NULL);
+        dirs[0] = home;
+        dirs[1] = run;
+        for (size_t i = 0; i < binds->len; i++)
+                for (size_t d = 0; d < 2; d++)
+                        if (dirs[d] && (path_covers(binds->items[i], dirs[d]) ||
+                                        (d == 1 && path_covers(dirs[d], binds->items[i]))))
+                                return sbx_fail(err, 0, "refusing to bind %s into the sandbox: it %s "
+                                                "%s, whose sockets and files the program could reach "
+                                                "(bind a directory of its own: for an interpreter, "
+                                                "one installed in its own prefix, or --venv)",
+                                                binds->items[i], d == 0 ? "is or holds your home directory" :
+                                                "is in or holds your runtime directory", dirs[d]);
+        return 0;
+}
+
 static int build_binds(struct sandbox *sb, const struct interp_info *info,
                        struct sbx_err *err)
 {
@@ -85,7 +124,7 @@ static int build_binds(struct sandbox *sb, const struct interp_info *info,
                 return sbx_fail(err, ENOMEM, "binds");
         canon_binds(&sb->binds);
         binds_normalize(&sb->binds);
-        return 0;
+        return refuse_private_dirs(&sb->binds, err);
 }
 
 /* The helper binds only paths reached without symlinks (O_NOFOLLOW on
