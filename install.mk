@@ -20,20 +20,23 @@ install-bin: $(BUILD)/sbx-run
 	$(INSTALL) -d -m 755 $(DESTDIR)$(BINDIR)
 	$(INSTALL) -m 755 $(BUILD)/sbx-run $(DESTDIR)$(BINDIR)/sbx-run
 
-# The helper is setuid root. Without root (a packager's DESTDIR build) the
-# chown cannot happen: the file is installed 0755 and the packager is told
-# what the package must set, rather than leaving a setuid file owned by the
-# packager's own account.
-install-helper: $(BUILD)/sbx-helper
+# The helper is setuid root and executable only by root and the group
+# $(SBX_GROUP) (root:$(SBX_GROUP) 4750): a non-member cannot even run it, so
+# none of its code is reachable to them. Without root (a packager's DESTDIR
+# build), or where the group does not exist (a DESTDIR staging host), the
+# file is installed 0755 and not setuid, and the packager is told what the
+# package must set, rather than leaving a setuid file owned by the
+# packager's own account or one any user may execute.
+install-helper: $(BUILD)/sbx-helper | install-group
 	$(INSTALL) -d -m 755 $(dir $(INSTALL_HELPER))
-	@if [ "$$(id -u)" -eq 0 ]; then \
-		echo "$(INSTALL) -o root -g root -m 4755 $(BUILD)/sbx-helper $(INSTALL_HELPER)"; \
-		$(INSTALL) -o root -g root -m 4755 $(BUILD)/sbx-helper $(INSTALL_HELPER); \
+	@if [ "$$(id -u)" -eq 0 ] && getent group $(SBX_GROUP) >/dev/null 2>&1; then \
+		echo "$(INSTALL) -o root -g $(SBX_GROUP) -m 4750 $(BUILD)/sbx-helper $(INSTALL_HELPER)"; \
+		$(INSTALL) -o root -g $(SBX_GROUP) -m 4750 $(BUILD)/sbx-helper $(INSTALL_HELPER); \
 	else \
 		$(INSTALL) -m 755 $(BUILD)/sbx-helper $(INSTALL_HELPER); \
-		echo "install: not root, so $(INSTALL_HELPER) is installed 0755 and owned by $$(id -un)."; \
-		echo "install: the package must ship $(HELPER_PATH) as root:root mode 4755, e.g."; \
-		echo "install:   chown root:root $(INSTALL_HELPER) && chmod 4755 $(INSTALL_HELPER)"; \
+		echo "install: not root or no group $(SBX_GROUP) here, so $(INSTALL_HELPER) is installed 0755, not setuid."; \
+		echo "install: the package must ship $(HELPER_PATH) as root:$(SBX_GROUP) mode 4750, e.g."; \
+		echo "install:   chown root:$(SBX_GROUP) $(INSTALL_HELPER) && chmod 4750 $(INSTALL_HELPER)"; \
 	fi
 
 # An admin's edited helper.conf is never overwritten: the new default goes
@@ -139,8 +142,9 @@ demo: deps
 		--samples examples/demo/samples.jsonl --out $(DEMO_OUT) $(DEMO_ROOT_FLAG)
 	$(DEMO_PYTHON) examples/demo/check.py $(DEMO_OUT) examples/demo/expected.jsonl
 
-# make install into a scratch DESTDIR, checked: the helper setuid root
-# (0755 and a notice when not root), the default config in place, an
+# make install into a scratch DESTDIR, checked: the helper setuid root,
+# root:$(SBX_GROUP) 4750 (0755 and a notice when not root or the group is
+# missing), the default config in place, an
 # edited config kept on reinstall (the default beside it as .new) and on
 # uninstall, everything else removed.
 INSTALL_CHECK_DIR := $(BUILD)/install-check
@@ -150,11 +154,12 @@ install-check: $(BUILD)/sbx-run $(BUILD)/sbx-helper
 	h=$$stage$(HELPER_PATH); c=$$stage$(HELPER_CONF); \
 	$(MAKE) --no-print-directory install DESTDIR=$$stage > $$stage.log 2>&1 || \
 		{ cat $$stage.log >&2; fail "make install DESTDIR=$$stage failed"; }; \
-	want=755:$$(id -un); [ "$$(id -u)" -eq 0 ] && want=4755:root:root; \
-	got=$$(stat -c %a:%U $$h); [ "$$(id -u)" -eq 0 ] && got=$$(stat -c %a:%U:%G $$h); \
+	setuid=0; [ "$$(id -u)" -eq 0 ] && getent group $(SBX_GROUP) >/dev/null 2>&1 && setuid=1; \
+	want=755:$$(id -un); [ $$setuid = 1 ] && want=4750:root:$(SBX_GROUP); \
+	got=$$(stat -c %a:%U $$h); [ $$setuid = 1 ] && got=$$(stat -c %a:%U:%G $$h); \
 	[ "$$got" = "$$want" ] || fail "$$h is $$got, want $$want"; \
-	[ "$$(id -u)" -eq 0 ] || grep -q "the package must ship $(HELPER_PATH) as root:root mode 4755" $$stage.log || \
-		fail "no notice that the helper must be setuid root"; \
+	[ $$setuid = 1 ] || grep -q "the package must ship $(HELPER_PATH) as root:$(SBX_GROUP) mode 4750" $$stage.log || \
+		fail "no notice that the helper must be setuid root, group $(SBX_GROUP), 4750"; \
 	for f in $(BINDIR)/sbx-run $(DATADIR)/seccomp.policy $(MANDIR)/man1/sbx-run.1 $(MANDIR)/man8/sbx-helper.8; do \
 		[ -f $$stage$$f ] || fail "$$f not installed"; done; \
 	[ -n "$(SUITE_NAMES)" ] || fail "no suites/<name>/SOURCES.md in the tree"; \

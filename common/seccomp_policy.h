@@ -8,12 +8,23 @@
 #include <stddef.h>
 #include <seccomp.h>
 
+#include <linux/filter.h>
+
 /* Compiles policy text into a new filter (default allow, non-native
- * architectures killed). Returns 0, or -1 with "line N: why" in errbuf. */
-int sbx_seccomp_compile(const char *text, scmp_filter_ctx *out,
+ * architectures killed); *enosys_above is the syscall number of its
+ * "enosys above" line, or -1. Returns 0, or -1 with "line N: why" in
+ * errbuf. */
+int sbx_seccomp_compile(const char *text, scmp_filter_ctx *out, int *enosys_above,
                         char *errbuf, size_t errlen);
 
+/* The BPF program for policy text: the "enosys above" check, then the
+ * filter libseccomp makes. Writes at most max instructions to insns, their
+ * count to *len. Returns 0, or -1 with why in errbuf. */
+int sbx_seccomp_export(const char *text, struct sock_filter *insns, size_t max, size_t *len,
+                       char *errbuf, size_t errlen);
+
 /* The same for the policy embedded in the binary. */
-int sbx_seccomp_build(scmp_filter_ctx *out, char *errbuf, size_t errlen);
+int sbx_seccomp_build(struct sock_filter *insns, size_t max, size_t *len,
+                      char *errbuf, size_t errlen);
 
 #endif

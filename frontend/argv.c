@@ -83,15 +83,28 @@ static int helper_prefix(const struct tier_params *p, struct strvec *v)
         return rc ? -1 : 0;
 }
 
+/* --size BYTES --tmpfs PATH: a tmpfs of bounded size. */
+static int capped_tmpfs(struct strvec *v, long long bytes, const char *path)
+{
+        return strvec_push(v, "--size") | strvec_pushf(v, "%lld", bytes) |
+               push_all(v, (const char *[]){ "--tmpfs", path, NULL });
+}
+
 /* The same allow-listed root as the helper: system dirs read-only, never
- * `--ro-bind / /`, fresh /proc, /dev and a size-capped /tmp. */
+ * `--ro-bind / /`, fresh /proc, /dev and size-capped /tmp and /dev/shm.
+ * bwrap's own root and /dev tmpfs have no size: the root is a capped tmpfs
+ * of ours (read-only once the run's mounts are in, bwrap_run), /dev is
+ * read-only. What a run can write to memory is /tmp, /dev/shm and a private
+ * workdir, tmpfs_bytes each. */
 static int bwrap_prefix(const struct tier_params *p, struct strvec *v)
 {
         int rc = push_all(v, (const char *[]){
                 p->tool, "--unshare-all", "--die-with-parent", "--new-session",
-                "--cap-drop", "ALL", "--ro-bind", "/usr", "/usr",
-                "--ro-bind", "/etc", "/etc", NULL });
+                "--cap-drop", "ALL", NULL });
 
+        rc |= capped_tmpfs(v, BWRAP_ROOT_BYTES, "/");
+        rc |= push_all(v, (const char *[]){ "--ro-bind", "/usr", "/usr",
+                                            "--ro-bind", "/etc", "/etc", NULL });
         for (size_t i = 0; i < p->n_root_dirs; i++) {
                 const struct host_dir *d = &p->root_dirs[i];
                 if (d->link_target)
@@ -102,9 +115,9 @@ static int bwrap_prefix(const struct tier_params *p, struct strvec *v)
                                 "--ro-bind", d->path, d->path, NULL });
         }
         rc |= push_all(v, (const char *[]){ "--proc", "/proc", "--dev", "/dev",
-                                            "--size", NULL });
-        rc |= strvec_pushf(v, "%lld", p->tmpfs_bytes);
-        rc |= push_all(v, (const char *[]){ "--tmpfs", "/tmp", NULL });
+                                            "--remount-ro", "/dev", NULL });
+        rc |= capped_tmpfs(v, p->tmpfs_bytes, "/dev/shm");
+        rc |= capped_tmpfs(v, p->tmpfs_bytes, "/tmp");
         /* after the /tmp tmpfs, so binds under /tmp (a venv cache there) show */
         for (const char *const *b = p->binds; b && *b; b++)
                 rc |= push_all(v, (const char *[]){ "--ro-bind", *b, *b, NULL });
@@ -164,9 +177,7 @@ static int bwrap_run(const struct run_params *rp, struct strvec *v)
         int rc = 0;
 
         if (rp->private_workdir) {
-                rc |= strvec_push(v, "--size");
-                rc |= strvec_pushf(v, "%lld", rp->tmpfs_bytes);
-                rc |= push_all(v, (const char *[]){ "--tmpfs", rp->workdir, NULL });
+                rc |= capped_tmpfs(v, rp->tmpfs_bytes, rp->workdir);
                 for (const char *const *f = rp->workdir_files; f && *f; f++) {
                         rc |= strvec_push(v, "--ro-bind");
                         rc |= strvec_pushf(v, "%s/%s", rp->workdir, *f);
@@ -176,7 +187,8 @@ static int bwrap_run(const struct run_params *rp, struct strvec *v)
                 rc |= push_all(v, (const char *[]){ "--bind", rp->workdir,
                                                     rp->workdir, NULL });
         }
-        rc |= push_all(v, (const char *[]){ "--chdir", rp->workdir, NULL });
+        /* last of the mounts: the root's mount points are all made */
+        rc |= push_all(v, (const char *[]){ "--remount-ro", "/", "--chdir", rp->workdir, NULL });
         return rc ? -1 : 0;
 }
 

@@ -22,6 +22,9 @@ void strvec_free(struct strvec *v);
 /* The fds the child sees besides 0, 1, 2 (proc.c puts them there). */
 #define CHILD_FD_EXTRA    3     /* helper: status fd; bwrap: seccomp BPF */
 #define CHILD_FD_STATUS2  4     /* bwrap: --json-status-fd */
+/* bwrap's root tmpfs holds only mount points and symlinks, and is
+ * remounted read-only before the program starts. */
+#define BWRAP_ROOT_BYTES  (1LL << 20)
 
 /* The unshare tiers' start marker: inside the new namespaces the system
  * shell writes START_MARKER to CHILD_FD_EXTRA and execs the program with

@@ -1,4 +1,6 @@
 #include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -133,6 +135,62 @@ char *output_utf8_sanitize(const char *buf, size_t len)
                         memcpy(o, replacement, 3);
                         o += 3;
                         i++;
+                        continue;
+                }
+                memcpy(o, p + i, n);
+                o += n;
+                i += n;
+        }
+        *o = '\0';
+        return out;
+}
+
+/* The code point of the valid sequence of n bytes at p. */
+static unsigned utf8_code_point(const unsigned char *p, size_t n)
+{
+        unsigned cp = n == 1 ? p[0] : n == 2 ? p[0] & 0x1f : n == 3 ? p[0] & 0x0f : p[0] & 0x07;
+
+        for (size_t i = 1; i < n; i++)
+                cp = (cp << 6) | (p[i] & 0x3f);
+        return cp;
+}
+
+/* What a terminal acts on rather than shows: C0 and C1 controls, DEL, and
+ * the bidirectional overrides and isolates ("Trojan Source"). */
+static bool terminal_acts_on(unsigned cp, bool keep_lines)
+{
+        if (keep_lines && (cp == '\n' || cp == '\t'))
+                return false;
+        return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) ||
+               (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
+static char *escape_one(char *o, unsigned cp)
+{
+        static const char named[][3] = { ['\n'] = "\\n", ['\r'] = "\\r", ['\t'] = "\\t" };
+
+        if (cp < sizeof(named) / sizeof(named[0]) && named[cp][0])
+                return o + sprintf(o, "%s", named[cp]);
+        if (cp <= 0xff)
+                return o + sprintf(o, "\\x%02x", cp);
+        return o + sprintf(o, "\\u%04x", cp);
+}
+
+char *output_terminal_escape(const char *buf, size_t len, bool keep_lines)
+{
+        const unsigned char *p = (const unsigned char *)buf;
+        /* the longest escape, "\u202e", is 6 bytes for a 3-byte sequence */
+        char *out = malloc(len * 4 + 1), *o = out;
+
+        if (!out)
+                return NULL;
+        for (size_t i = 0; i < len;) {
+                size_t n = utf8_seq_len(p + i, len - i);
+                unsigned cp = n ? utf8_code_point(p + i, n) : p[i];
+
+                if (n == 0 || terminal_acts_on(cp, keep_lines)) {
+                        o = escape_one(o, cp);
+                        i += n ? n : 1;
                         continue;
                 }
                 memcpy(o, p + i, n);

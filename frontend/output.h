@@ -4,6 +4,7 @@
 #ifndef SBX_OUTPUT_H
 #define SBX_OUTPUT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "sandbox.h"
@@ -26,5 +27,13 @@ void output_capture_finish(struct output_capture *c);
  * byte and each NUL becomes U+FFFD), so a program printing binary cannot
  * make a JSON result unparseable. malloc'd, NULL on allocation failure. */
 char *output_utf8_sanitize(const char *buf, size_t len);
+
+/* A copy of buf[0..len) safe to show on a terminal: what a terminal would
+ * act on (ESC and every other C0/C1 control, DEL, bidi overrides) and
+ * bytes that are not UTF-8 are shown escaped (\x1b, \r, \u202e), so a
+ * program cannot set the clipboard (OSC 52) or the title, move the cursor,
+ * hide text or overwrite a line. keep_lines leaves \n and \t as they are.
+ * malloc'd, NULL on allocation failure. */
+char *output_terminal_escape(const char *buf, size_t len, bool keep_lines);
 
 #endif

@@ -93,6 +93,11 @@ static int missing_tool(struct sandbox *sb, enum tier t)
                                "with `make install` as root, or point SBX_HELPER at it)",
                                sb->tool[t], strerror(errno)) + 1;
         }
+        /* bwrap never runs without the seccomp program (sandbox.c) */
+        if (t == TIER_BWRAP && sb->tool[t] && sb->seccomp_fd < 0)
+                return set_why(sb, t, "the seccomp program cannot be handed to bwrap (%s), "
+                               "and bwrap is never run without it",
+                               sb->seccomp_why ? sb->seccomp_why : "unknown") + 1;
         if (t == TIER_RLIMIT || sb->tool[t])
                 return 0;
         return set_why(sb, t, "%s not found on PATH%s",
@@ -309,8 +314,6 @@ static void report_text(struct sandbox *sb, const cJSON *hp, FILE *fp)
                         fprintf(fp, ": %s", sb->tier_why[t]);
                 if (t == TIER_HELPER && !sb->tier_ok[t] && helper_reason(hp))
                         fprintf(fp, " (sbx-helper --probe: %s)", helper_reason(hp));
-                if (t == TIER_BWRAP && sb->tier_ok[t] && sb->seccomp_fd < 0)
-                        fprintf(fp, " (without seccomp: %s)", sb->seccomp_why);
                 fputc('\n', fp);
         }
         for (int t = 0; t < TIER_COUNT; t++) {

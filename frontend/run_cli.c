@@ -81,20 +81,37 @@ static void print_json(const struct run_result *res, const char *summary)
         cJSON_Delete(o);
 }
 
+/* The program's bytes as they are, except to a terminal, which would act
+ * on its escape sequences (clipboard, title, hidden or overwritten text). */
+static void pass_output(FILE *fp, const struct run_output *o)
+{
+        if (!o->len)
+                return;
+        if (!isatty(fileno(fp))) {
+                fwrite(o->data, 1, o->len, fp);
+                return;
+        }
+        auto_free char *safe = output_terminal_escape(o->data, o->len, true);
+        if (safe)
+                fputs(safe, fp);
+}
+
 static void print_passthrough(const struct run_result *res, const char *summary,
                               bool quiet)
 {
-        if (res->out.len)
-                fwrite(res->out.data, 1, res->out.len, stdout);
+        pass_output(stdout, &res->out);
         fflush(stdout);
-        if (res->err.len)
-                fwrite(res->err.data, 1, res->err.len, stderr);
+        pass_output(stderr, &res->err);
         if (res->out.truncated || res->err.truncated)
                 fprintf(stderr, "sbx-run: output truncated (stdout %zu bytes, "
                         "stderr %zu bytes written in all)\n", res->out.total,
                         res->err.total);
-        if (!quiet)
-                fprintf(stderr, "sbx-run: %s [%s, tier %s, %.3f s]\n", summary ? summary : "?",
+        if (quiet)
+                return;
+        /* it may quote the program's last stderr line: always escaped */
+        auto_free char *safe = output_terminal_escape(summary ? summary : "?",
+                                                      summary ? strlen(summary) : 1, false);
+        fprintf(stderr, "sbx-run: %s [%s, tier %s, %.3f s]\n", safe ? safe : "?",
                 run_status_name(res->status), tier_name(res->tier), res->duration_s);
 }
 

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +63,44 @@ static int canon_binds(struct strvec *binds)
         return 0;
 }
 
+/* a is b, or an ancestor of it */
+static bool path_covers(const char *a, const char *b)
+{
+        size_t n = strlen(a);
+
+        if (strcmp(a, "/") == 0)
+                return true;
+        return strncmp(a, b, n) == 0 && (b[n] == '\0' || b[n] == '/');
+}
+
+/* A directory bound read-only still lets the program connect to the
+ * sockets in it and read every secret: never the caller's home or runtime
+ * directory (ssh-agent, D-Bus, gpg-agent) whole, nor what holds them. */
+static int refuse_private_dirs(const struct strvec *binds, struct sbx_err *err)
+{
+        char runtime[64];
+        const char *home_env = getenv("HOME");
+        auto_free char *home = home_env && home_env[0] == '/' ? realpath(home_env, NULL) : NULL;
+        auto_free char *run = NULL;
+        const char *dirs[2];
+
+        snprintf(runtime, sizeof(runtime), "/run/user/%u", (unsigned)getuid());
+        run = realpath(runtime, NULL);
+        dirs[0] = home;
+        dirs[1] = run;
+        for (size_t i = 0; i < binds->len; i++)
+                for (size_t d = 0; d < 2; d++)
+                        if (dirs[d] && (path_covers(binds->items[i], dirs[d]) ||
+                                        (d == 1 && path_covers(dirs[d], binds->items[i]))))
+                                return sbx_fail(err, 0, "refusing to bind %s into the sandbox: it %s "
+                                                "%s, whose sockets and files the program could reach "
+                                                "(bind a directory of its own: for an interpreter, "
+                                                "one installed in its own prefix, or --venv)",
+                                                binds->items[i], d == 0 ? "is or holds your home directory" :
+                                                "is in or holds your runtime directory", dirs[d]);
+        return 0;
+}
+
 static int build_binds(struct sandbox *sb, const struct interp_info *info,
                        struct sbx_err *err)
 {
@@ -86,7 +125,7 @@ static int build_binds(struct sandbox *sb, const struct interp_info *info,
                 return sbx_fail(err, ENOMEM, "binds");
         canon_binds(&sb->binds);
         binds_normalize(&sb->binds);
-        return 0;
+        return refuse_private_dirs(&sb->binds, err);
 }
 
 /* The helper binds only paths reached without symlinks (O_NOFOLLOW on
@@ -162,16 +201,42 @@ static void find_tool(struct sandbox *sb, enum tier t)
                 sb->tool[t] = proc_find_exe("unshare", NULL);
 }
 
-/* The BPF program lives in a memfd; each run opens it afresh through
- * /proc/self/fd so that concurrent bwraps do not share a file offset. */
+/* A file for the BPF program that no other process can reach: a memfd,
+ * else (a host filter may deny memfd_create) an unlinked file in our 0700
+ * scratch directory. */
+static int seccomp_file(const char *scratch, char *why, size_t len)
+{
+        char path[PATH_MAX];
+        int fd = memfd_create("sbx-seccomp-bpf", MFD_CLOEXEC);
+
+        if (fd >= 0)
+                return fd;
+        snprintf(why, len, "memfd_create: %s", strerror(errno));
+        fd = open(scratch, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+        if (fd >= 0)
+                return fd;
+        if (snprintf(path, sizeof(path), "%s/seccomp-XXXXXX", scratch) >= (int)sizeof(path))
+                return errno = ENAMETOOLONG, -1;
+        fd = mkostemp(path, O_CLOEXEC);
+        if (fd >= 0 && unlink(path) < 0) {
+                close(fd);
+                fd = -1;
+        }
+        if (fd < 0)
+                snprintf(why + strlen(why), len - strlen(why), "; an unlinked file in %s: %s",
+                         scratch, strerror(errno));
+        return fd;
+}
+
+/* Each run opens the program afresh through /proc/self/fd, so that
+ * concurrent bwraps do not share a file offset. Without it the bwrap tier
+ * does not work (probe.c): it never runs unfiltered. */
 static void export_seccomp(struct sandbox *sb)
 {
         char why[512] = "";
-        int fd = memfd_create("sbx-seccomp-bpf", MFD_CLOEXEC);
+        int fd = seccomp_file(sb->scratch, why, sizeof(why));
 
-        if (fd < 0) {
-                snprintf(why, sizeof(why), "memfd_create: %s", strerror(errno));
-        } else if (sbx_seccomp_write(fd) < 0) {
+        if (fd >= 0 && sbx_seccomp_write(fd) < 0) {
                 snprintf(why, sizeof(why), "writing the seccomp program: %s", strerror(errno));
                 close(fd);
                 fd = -1;

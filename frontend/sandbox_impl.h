@@ -34,7 +34,7 @@ struct sandbox {
         bool fallback_noted[TIER_COUNT];
         struct strvec prefix[TIER_COUNT]; /* per-tier argv before the per-run part */
         int seccomp_fd;                 /* BPF program for bwrap --seccomp, or -1 */
-        char *seccomp_why;              /* why bwrap runs without one */
+        char *seccomp_why;              /* why there is none: then bwrap is not used */
         int devnull_fd;
         char *scratch;                  /* session scratch root, removed at close */
         unsigned scratch_seq;

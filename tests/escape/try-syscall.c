@@ -17,6 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/ipc.h>
+#include <sys/msg.h>
+#include <sys/shm.h>
 #include <sys/mount.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
@@ -144,6 +147,90 @@ static long try_tiocsti(void) { return try_tiocsti_cmd(TIOCSTI); }
 static long try_tiocsti_highbits(void) { return try_tiocsti_cmd(0x100000000UL | TIOCSTI); }
 static long try_getpid(void) { return result(getpid()); }
 
+/* Syscalls newer than the policy: an unfiltered kernel that has them
+ * answers EBADF (open_tree_attr, Linux 6.15) or succeeds (mseal of
+ * nothing, 6.10); the filter answers ENOSYS, as would an older kernel. */
+static long try_open_tree_attr(void) { return result(syscall(467, -1, "", 0, NULL, 0)); }
+static long try_mseal(void) { return result(syscall(462, 0, 0, 0)); }
+
+/* Memory no rlimit bounds: each succeeds unfiltered (and is freed). */
+static long try_memfd_create(void)
+{
+        long fd = syscall(SYS_memfd_create, "try", 0);
+
+        if (fd < 0)
+                return errno;
+        close((int)fd);
+        return 0;
+}
+static long try_shmget(void)
+{
+        int id = shmget(IPC_PRIVATE, 4096, 0600);
+
+        if (id < 0)
+                return errno;
+        shmctl(id, IPC_RMID, NULL);
+        return 0;
+}
+static long try_msgget(void)
+{
+        int id = msgget(IPC_PRIVATE, 0600);
+
+        if (id < 0)
+                return errno;
+        msgctl(id, IPC_RMID, NULL);
+        return 0;
+}
+static long try_io_setup(void)
+{
+        unsigned long ctx = 0;
+
+        if (syscall(SYS_io_setup, 1, &ctx) < 0)
+                return errno;
+        syscall(SYS_io_destroy, ctx);
+        return 0;
+}
+/* No context: EINVAL unfiltered. */
+static long try_io_submit(void) { return result(syscall(SYS_io_submit, 0, 0, NULL)); }
+
+/* The rest answer EBADF/EINVAL or succeed unfiltered. */
+static long try_modify_ldt(void)
+{
+        char ldt[16];
+
+        return result(syscall(SYS_modify_ldt, 0, ldt, sizeof(ldt)));
+}
+static long try_personality(unsigned long persona)
+{
+        long old = syscall(SYS_personality, persona);
+
+        if (old < 0)
+                return errno;
+        syscall(SYS_personality, old);
+        return 0;
+}
+static long try_personality_norandom(void) { return try_personality(0x0040000); }
+static long try_personality_exec(void) { return try_personality(0x0400000); }
+static long try_personality_highbits(void) { return try_personality((1UL << 32) | 0x0040000); }
+static long try_personality_linux32(void) { return try_personality(0x0008); }
+static long try_mbind(void) { return result(syscall(SYS_mbind, 0, 0, 0 /* MPOL_DEFAULT */, NULL, 0, 0)); }
+static long try_set_mempolicy(void) { return result(syscall(SYS_set_mempolicy, 0, NULL, 0)); }
+static long try_migrate_pages(void) { return result(syscall(SYS_migrate_pages, 0, 0, NULL, NULL)); }
+static long try_move_pages(void) { return result(syscall(SYS_move_pages, 0, 0, NULL, NULL, NULL, 0)); }
+static long try_fanotify_init(void)
+{
+        /* FAN_CLASS_NOTIF | FAN_REPORT_FID: allowed unprivileged since 5.13 */
+        long fd = syscall(SYS_fanotify_init, 0x00000200, O_RDONLY);
+
+        if (fd < 0)
+                return errno;
+        close((int)fd);
+        return 0;
+}
+static long try_process_madvise(void) { return result(syscall(SYS_process_madvise, -1, NULL, 0, 0, 0)); }
+static long try_vmsplice(void) { return result(syscall(SYS_vmsplice, -1, NULL, 0, 0)); }
+static long try_sysfs(void) { return result(syscall(SYS_sysfs, 3)); }
+
 static const struct probe {
         const char *name;
         long (*run)(void);
@@ -171,6 +258,26 @@ static const struct probe {
         { "tiocsti", try_tiocsti },
         { "tiocsti-highbits", try_tiocsti_highbits },
         { "getpid", try_getpid },
+        { "open_tree_attr", try_open_tree_attr },
+        { "mseal", try_mseal },
+        { "memfd_create", try_memfd_create },
+        { "shmget", try_shmget },
+        { "msgget", try_msgget },
+        { "io_setup", try_io_setup },
+        { "io_submit", try_io_submit },
+        { "modify_ldt", try_modify_ldt },
+        { "personality-norandom", try_personality_norandom },
+        { "personality-exec", try_personality_exec },
+        { "personality-highbits", try_personality_highbits },
+        { "personality-linux32", try_personality_linux32 },
+        { "mbind", try_mbind },
+        { "set_mempolicy", try_set_mempolicy },
+        { "migrate_pages", try_migrate_pages },
+        { "move_pages", try_move_pages },
+        { "fanotify_init", try_fanotify_init },
+        { "process_madvise", try_process_madvise },
+        { "vmsplice", try_vmsplice },
+        { "sysfs", try_sysfs },
 };
 
 int main(int argc, char **argv)

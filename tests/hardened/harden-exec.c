@@ -2,7 +2,7 @@
  * machine's sysctls or anyone else's processes.
  *
  *   harden-exec [--no-userns [--allow-clone3] | --kill-pid-ns] [--no-cap-sys-admin]
- *               [--user NAME] -- CMD [ARG]...
+ *               [--no-memfd [--no-tmpfile]] [--user NAME] -- CMD [ARG]...
  *
  * Run as root. --no-userns installs a seccomp filter that makes
  * unshare/clone with CLONE_NEWUSER fail with EPERM and clone3 fail with
@@ -17,13 +17,17 @@
  * a pid namespace, and answers clone3 with ENOSYS: a host profile that
  * kills where Docker's refuses. --no-cap-sys-admin drops CAP_SYS_ADMIN from the
  * bounding set, so no later exec (a setuid-root one included) can gain it:
- * Docker's default container. --user drops to NAME (its groups, then its gid,
+ * Docker's default container. --no-memfd makes memfd_create fail with EPERM,
+ * as some hosts' profiles do (where sbx-run keeps bwrap's seccomp program
+ * in one). --no-tmpfile also refuses open(O_TMPFILE) and unlink (EPERM), so
+ * no file can be made that no path reaches. --user drops to NAME (its groups, then its gid,
  * then its uid) before exec'ing CMD; without it CMD runs as root, still under
  * both restrictions, and so does everything it starts.
  *
  * A test tool, not part of sbx: the tests/hardened scripts compile it. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <grp.h>
 #include <linux/capability.h>
@@ -43,6 +47,8 @@ struct harden_opts {
         bool allow_clone3;
         bool kill_pid_ns;
         bool no_cap_sys_admin;
+        bool no_memfd;
+        bool no_tmpfile;
         const char *user;               /* NULL = stay root */
         char **argv;                    /* CMD [ARG]... */
 };
@@ -67,7 +73,7 @@ static void usage_die(void) __attribute__((noreturn));
 static void usage_die(void)
 {
         fputs("usage: harden-exec [--no-userns [--allow-clone3] | --kill-pid-ns] [--no-cap-sys-admin]\n"
-              "                   [--user NAME] -- CMD [ARG]...\n", stderr);
+              "                   [--no-memfd [--no-tmpfile]] [--user NAME] -- CMD [ARG]...\n", stderr);
         exit(125);
 }
 
@@ -78,6 +84,8 @@ static void parse_args(int argc, char **argv, struct harden_opts *opts)
                 { "allow-clone3", no_argument, NULL, 'C' },
                 { "kill-pid-ns", no_argument, NULL, 'K' },
                 { "no-cap-sys-admin", no_argument, NULL, 'S' },
+                { "no-memfd", no_argument, NULL, 'M' },
+                { "no-tmpfile", no_argument, NULL, 'T' },
                 { "user", required_argument, NULL, 'u' },
                 { NULL, 0, NULL, 0 },
         };
@@ -90,12 +98,14 @@ static void parse_args(int argc, char **argv, struct harden_opts *opts)
                 case 'C': opts->allow_clone3 = true; break;
                 case 'K': opts->kill_pid_ns = true; break;
                 case 'S': opts->no_cap_sys_admin = true; break;
+                case 'M': opts->no_memfd = true; break;
+                case 'T': opts->no_tmpfile = true; break;
                 case 'u': opts->user = optarg; break;
                 default: usage_die();
                 }
         }
         if (optind >= argc || (opts->allow_clone3 && !opts->no_userns) ||
-            (opts->kill_pid_ns && opts->no_userns))
+            (opts->kill_pid_ns && opts->no_userns) || (opts->no_tmpfile && !opts->no_memfd))
                 usage_die();
         opts->argv = argv + optind;
 }
@@ -143,6 +153,26 @@ static void deny_userns_rules(scmp_filter_ctx ctx, bool allow_clone3)
         }
 }
 
+static void deny_memfd_rules(scmp_filter_ctx ctx, bool no_tmpfile)
+{
+        int rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(memfd_create), 0);
+
+        if (rc == 0 && no_tmpfile)
+                rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(openat), 1,
+                                      SCMP_A2(SCMP_CMP_MASKED_EQ, __O_TMPFILE, __O_TMPFILE));
+        if (rc == 0 && no_tmpfile)
+                rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(open), 1,
+                                      SCMP_A1(SCMP_CMP_MASKED_EQ, __O_TMPFILE, __O_TMPFILE));
+        if (rc == 0 && no_tmpfile)
+                rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(unlink), 0);
+        if (rc == 0 && no_tmpfile)
+                rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(unlinkat), 0);
+        if (rc < 0) {
+                errno = -rc;
+                die("seccomp_rule_add(memfd_create)");
+        }
+}
+
 /* The compat ABIs get the same rules, so a 32-bit unshare cannot step
  * around the simulation and a 32-bit program is not killed for its ABI. */
 static void add_compat_arches(scmp_filter_ctx ctx)
@@ -180,8 +210,10 @@ static void install_filter(const struct harden_opts *opts)
         add_compat_arches(ctx);
         if (opts->kill_pid_ns)
                 kill_pid_ns_rules(ctx);
-        else
+        else if (opts->no_userns)
                 deny_userns_rules(ctx, opts->allow_clone3);
+        if (opts->no_memfd)
+                deny_memfd_rules(ctx, opts->no_tmpfile);
         rc = seccomp_load(ctx);
         if (rc < 0) {
                 errno = -rc;
@@ -231,7 +263,7 @@ int main(int argc, char **argv)
         errno = 0;
         if (geteuid() != 0)
                 die("must run as root (it installs a filter without no_new_privs)");
-        if (opts.no_userns || opts.kill_pid_ns)
+        if (opts.no_userns || opts.kill_pid_ns || opts.no_memfd)
                 install_filter(&opts);
         if (opts.no_cap_sys_admin)
                 drop_cap_sys_admin();

@@ -64,4 +64,25 @@ good_conf; printf 'allow_network = yes\n' >> "$alt/etc/helper.conf"
 refused "allow_network = yes is refused (network is never granted)" --workdir "$W" -- /bin/sh "$W/mark.sh"
 good_conf; sed -i "s/^group = .*/group = no-such-group-sbx/" "$alt/etc/helper.conf"
 refused "a config naming a missing group lets nobody in" --workdir "$W" -- /bin/sh "$W/mark.sh"
+
+# `make install` (as root, the group present) installs the helper
+# root:GROUP 4750: a non-member cannot even execute it. (The test root
+# above keeps 4755, so that the refusal of non-members is tested too.)
+stage=$(mktemp -d /tmp/sbx-stage.XXXXXX); chmod 0755 "$stage"; at_exit "rm -rf $stage"
+cp -a "$alt/build" "$stage/build"
+make -s -C "$SBX_REPO" BUILD="$stage/build" HELPER_CONF="$alt/etc/helper.conf" \
+        HELPER_PATH=/libexec/sbx-helper DESTDIR="$stage/root" SBX_GROUP="$SBX_TEST_GROUP" \
+        install-helper >"$stage/log" 2>&1 || diag "make install-helper: $(tail -n 5 "$stage/log")"
+h=$stage/root/libexec/sbx-helper
+is "make install: the helper is root:$SBX_TEST_GROUP mode 4750" \
+        "$(stat -c %a:%U:%G "$h" 2>&1)" "4750:root:$SBX_TEST_GROUP"
+# through a shell: setpriv's own exec of it was seen to succeed here
+rc=0; as_other sh -c 'exec "$0" --version' "$h" >"$T/out" 2>"$T/err" || rc=$?
+if [ "$rc" -ne 0 ] && grep -qi "permission denied" "$T/err"; then
+        ok "make install: a non-member cannot execute the helper"
+else
+        not_ok "make install: a non-member cannot execute the helper"; diag "rc=$rc $(head -c 300 "$T/err")"
+fi
+rc=0; as_user sh -c 'exec "$0" --version' "$h" >"$T/out" 2>"$T/err" || rc=$?
+is "make install: a member can execute it" "$rc" 0
 done_testing

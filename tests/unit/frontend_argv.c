@@ -68,6 +68,11 @@ static void bwrap_root_is_allow_listed(void **state)
         assert_true(HAS(&v, "--proc", "/proc"));
         assert_true(HAS(&v, "--dev", "/dev"));
         assert_true(HAS(&v, "--size", "1048576", "--tmpfs", "/tmp"));
+        /* bwrap's own tmpfs have no size: the root is ours, capped, first;
+         * /dev is read-only, its shm a capped tmpfs mounted after that */
+        assert_true(HAS(&v, "--cap-drop", "ALL", "--size", "1048576", "--tmpfs", "/"));
+        assert_true(HAS(&v, "--dev", "/dev", "--remount-ro", "/dev",
+                        "--size", "1048576", "--tmpfs", "/dev/shm"));
         assert_true(HAS(&v, "--seccomp", "3"));
         assert_true(HAS(&v, "--json-status-fd", "4"));
         /* a venv under /tmp must be bound after the /tmp tmpfs hides it */
@@ -90,7 +95,8 @@ static void bwrap_private_workdir_is_capped_tmpfs(void **state)
         assert_int_equal(tier_build_argv(TIER_BWRAP, &prefix, &rp, &v), 0);
         assert_true(HAS(&v, "--size", "4096", "--tmpfs", "/w"));
         assert_true(HAS(&v, "--ro-bind", "/w/program.py", "/w/program.py"));
-        assert_true(HAS(&v, "--chdir", "/w", "--", "/tmp/cache/venv/bin/python",
+        /* the root goes read-only after the last mount */
+        assert_true(HAS(&v, "--remount-ro", "/", "--chdir", "/w", "--", "/tmp/cache/venv/bin/python",
                         "-I", "-B", "/w/program.py"));
         assert_false(HAS(&v, "--bind", "/w", "/w"));
         assert_null(v.items[v.len]);
@@ -107,7 +113,7 @@ static void bwrap_user_workdir_is_bound_rw(void **state)
         p.seccomp = false;
         assert_int_equal(tier_build_prefix(TIER_BWRAP, &p, &prefix), 0);
         assert_int_equal(tier_build_argv(TIER_BWRAP, &prefix, &rp, &v), 0);
-        assert_true(HAS(&v, "--bind", "/home/u/w", "/home/u/w"));
+        assert_true(HAS(&v, "--bind", "/home/u/w", "/home/u/w", "--remount-ro", "/"));
         assert_false(HAS(&v, "--seccomp"));
         strvec_free(&prefix);
         strvec_free(&v);

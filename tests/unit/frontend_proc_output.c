@@ -214,10 +214,30 @@ static void sanitize_makes_valid_utf8(void **state)
         free(s);
 }
 
+/* OSC 52 (clipboard), a title, CR overwriting, ESC[8m hiding, C1 CSI,
+ * a bidi override, bad bytes and NUL: all shown, none acted on. */
+static void terminal_escape_shows_controls(void **state)
+{
+        const char in[] = "a\x1b]52;c;ZXZpbA==\x07" "b\rc\x1b[8md\xc2\x9b" "2J\xe2\x80\xae" "e\xff\x00\x7f\tf\ng \xc3\xa9";
+        char *s = output_terminal_escape(in, sizeof(in) - 1, true);
+
+        assert_string_equal(s, "a\\x1b]52;c;ZXZpbA==\\x07b\\rc\\x1b[8md\\x9b2J\\u202e"
+                            "e\\xff\\x00\\x7f\tf\ng \xc3\xa9");
+        free(s);
+        s = output_terminal_escape("x\ty\nz", 5, false);     /* one line: \n, \t escaped too */
+        assert_string_equal(s, "x\\ty\\nz");
+        free(s);
+        /* the worst case: every byte grows fourfold */
+        s = output_terminal_escape("\x1b\x1b\x1b", 3, false);
+        assert_string_equal(s, "\\x1b\\x1b\\x1b");
+        free(s);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(capture_caps_and_keeps_tail),
+                cmocka_unit_test(terminal_escape_shows_controls),
                 cmocka_unit_test(capture_small_is_exact),
                 cmocka_unit_test(summary_rules),
                 cmocka_unit_test(classify_cpu_limit),

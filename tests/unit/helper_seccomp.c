@@ -17,40 +17,11 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <cmocka.h>
 
 #include "seccomp_bpf.h"
 #include "seccomp_policy.h"
-
-static void test_embedded_policy_compiles(void **state)
-{
-        scmp_filter_ctx ctx = NULL;
-        char err[256] = "";
-
-        if (sbx_seccomp_build(&ctx, err, sizeof(err)) != 0)
-                fail_msg("%s", err);
-        assert_non_null(ctx);
-        seccomp_release(ctx);
-}
-
-/* What libseccomp makes of the policy now, read back from a memfd. */
-static size_t compile_now(struct sock_filter *insns, size_t max)
-{
-        scmp_filter_ctx ctx = NULL;
-        char err[256] = "";
-        ssize_t n;
-        int fd = memfd_create("test-bpf", MFD_CLOEXEC);
-
-        assert_true(fd >= 0);
-        if (sbx_seccomp_build(&ctx, err, sizeof(err)) != 0)
-                fail_msg("%s", err);
-        assert_int_equal(seccomp_export_bpf(ctx, fd), 0);
-        seccomp_release(ctx);
-        n = pread(fd, insns, max * sizeof(*insns), 0);
-        close(fd);
-        assert_true(n > 0 && n % (ssize_t)sizeof(*insns) == 0);
-        return (size_t)n / sizeof(*insns);
-}
 
 /* The program built into both programs is the policy, compiled by this
  * libseccomp: a stale or hand-edited gen/seccomp_bpf_insns.h fails here. */
@@ -58,8 +29,11 @@ static void test_builtin_program_is_the_policy(void **state)
 {
         static struct sock_filter now[BPF_MAXINSNS];
         const struct sock_fprog *prog = sbx_seccomp_program();
-        size_t n = compile_now(now, BPF_MAXINSNS);
+        char err[256] = "";
+        size_t n = 0;
 
+        if (sbx_seccomp_build(now, BPF_MAXINSNS, &n, err, sizeof(err)) != 0)
+                fail_msg("%s", err);
         /* Many rules: well over a few instructions. */
         assert_true(n > 50);
         assert_int_equal(prog->len, n);
@@ -67,6 +41,10 @@ static void test_builtin_program_is_the_policy(void **state)
         /* First: load the architecture; the native check guards every rule. */
         assert_int_equal(prog->filter[0].code, BPF_LD | BPF_W | BPF_ABS);
         assert_int_equal(prog->filter[0].k, 4);
+        /* then the "enosys above" check: the policy has that line */
+        assert_int_equal(prog->filter[4].code, BPF_JMP | BPF_JGT | BPF_K);
+        assert_true(prog->filter[4].k >= 456);
+        assert_int_equal(prog->filter[5].k, SECCOMP_RET_ERRNO | ENOSYS);
 }
 
 /* bwrap reads the program from a file: it must arrive whole. */
@@ -83,6 +61,32 @@ static void test_program_is_written_whole(void **state)
         close(fd);
         assert_int_equal(sbx_seccomp_write(fd), -1);
         assert_int_equal(errno, EBADF);
+}
+
+/* In a child with the program installed: the "enosys above" check, the
+ * memory no rlimit bounds, personality. 0, or the number of the check
+ * that failed. */
+static int denies_the_rest(void)
+{
+        static const long enosys[] = { 467 /* open_tree_attr */, 462 /* mseal */, 1000, 0x3fffffff };
+        const struct { long nr; long arg0; int err; } calls[] = {
+                { SYS_memfd_create, (long)"x", ENOSYS }, { SYS_shmget, 0 /* IPC_PRIVATE */, ENOSYS },
+                { SYS_msgget, 0, ENOSYS }, { SYS_io_setup, 1, ENOSYS }, { SYS_modify_ldt, 0, EPERM },
+                { SYS_personality, 0x0040000 /* ADDR_NO_RANDOMIZE */, EPERM },
+                { SYS_personality, 0x0400000 /* READ_IMPLIES_EXEC */, EPERM },
+                { SYS_personality, 0xffffffffL, EPERM },
+        };
+
+        for (size_t i = 0; i < sizeof(enosys) / sizeof(enosys[0]); i++)
+                if (syscall(enosys[i], 0, 0, 0) != -1 || errno != ENOSYS)
+                        return 20 + (int)i;
+        for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++)
+                if (syscall(calls[i].nr, calls[i].arg0, 0x10000, 0600) != -1 || errno != calls[i].err)
+                        return 30 + (int)i;
+        /* allowed values, even with high garbage bits the kernel ignores */
+        if (syscall(SYS_personality, 0x100000000L | 0x0008) < 0 || syscall(SYS_personality, 0) < 0)
+                return 40;
+        return 0;
 }
 
 /* Installed, the program denies what the policy denies (EPERM for ptrace,
@@ -104,7 +108,7 @@ static void test_installed_program_denies(void **state)
                         _exit(13);
                 if (syscall(SYS_getpid) != getpid())
                         _exit(14);
-                _exit(0);
+                _exit(denies_the_rest());
         }
         assert_int_equal(waitpid(pid, &status, 0), pid);
         assert_true(WIFEXITED(status));
@@ -114,9 +118,10 @@ static void test_installed_program_denies(void **state)
 static void expect_bad(const char *text, const char *words)
 {
         scmp_filter_ctx ctx = NULL;
+        int above = -1;
         char err[256] = "";
 
-        assert_int_equal(sbx_seccomp_compile(text, &ctx, err, sizeof(err)), -1);
+        assert_int_equal(sbx_seccomp_compile(text, &ctx, &above, err, sizeof(err)), -1);
         if (!strstr(err, words))
                 fail_msg("error \"%s\" lacks \"%s\"", err, words);
         assert_null(ctx);
@@ -133,6 +138,13 @@ static void test_bad_lines_are_refused(void **state)
         expect_bad("eperm ioctl arg1 == 12abc\n", "line 1: bad value");
         expect_bad("eperm ioctl arg1 ==\n", "line 1: incomplete");
         expect_bad("eperm clone arg0 & 0\n", "line 1: mask 0");
+        expect_bad("eperm clone arg0 & 0 != 0\n", "line 1: \"& MASK !=\" takes a nonzero mask");
+        expect_bad("eperm clone arg0 & 4 != 4\n", "line 1: \"& MASK !=\" takes a nonzero mask");
+        expect_bad("enosys above\n", "line 1: expected \"enosys above SYSCALL\"");
+        expect_bad("enosys above nothing_such\n", "line 1: unknown syscall");
+        expect_bad("enosys above cachestat\nenosys above fchmodat2\n", "line 2: a second");
+        /* 33 bits set: more than 32 rules for one syscall */
+        expect_bad("eperm personality arg0 & 0x1ffffffff != 0\n", "line 1: more than 32 rules");
 }
 
 /* libseccomp 2.5.4 loops for minutes merging rules of several range
@@ -143,13 +155,14 @@ static void test_rule_shapes_are_bounded(void **state)
         char text[33 * 40 + 1];
         size_t used = 0;
         scmp_filter_ctx ctx = NULL;
+        int above = -1;
         char err[256] = "";
 
         expect_bad("kill read arg0 > 1 arg1 > 5\n", "line 1: one condition per rule (\"arg1\" follows it)");
         expect_bad("eperm socket arg0 != 1 arg0 != 2\n", "line 1: one condition per rule");
         for (int i = 0; i < 32; i++)
                 used += (size_t)snprintf(text + used, sizeof(text) - used, "kill read arg%d > %d\n", i % 6, i);
-        assert_int_equal(sbx_seccomp_compile(text, &ctx, err, sizeof(err)), 0);
+        assert_int_equal(sbx_seccomp_compile(text, &ctx, &above, err, sizeof(err)), 0);
         seccomp_release(ctx);
         snprintf(text + used, sizeof(text) - used, "kill read arg0 < 3\n");
         expect_bad(text, "line 33: more than 32 rules for read");
@@ -179,23 +192,25 @@ static void test_syscall_count_is_bounded(void **state)
 static void test_good_forms_compile(void **state)
 {
         scmp_filter_ctx ctx = NULL;
+        int above = -1;
         char err[256] = "";
 
         assert_int_equal(sbx_seccomp_compile("# only comments\n  \n"
+                                             "enosys above fchmodat2\n"
+                                             "eperm personality arg0 & 0xfffdfff7 != 0\n"
                                              "kill reboot # trailing comment\n"
                                              "enosys clone3\n"
                                              "eperm clone arg0 & CLONE_NEWUSER\n"
                                              "eperm ioctl arg1 & 0xffffffff == TIOCSTI\n"
                                              "eperm socket arg0 > AF_INET6\n"
                                              "eperm mmap arg2 >= 4",
-                                             &ctx, err, sizeof(err)), 0);
+                                             &ctx, &above, err, sizeof(err)), 0);
         seccomp_release(ctx);
 }
 
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-                cmocka_unit_test(test_embedded_policy_compiles),
                 cmocka_unit_test(test_builtin_program_is_the_policy),
                 cmocka_unit_test(test_program_is_written_whole),
                 cmocka_unit_test(test_installed_program_denies),
