@@ -21,7 +21,7 @@ enum opt_id {
         OPT_JSON, OPT_TIMEOUT, OPT_CPU, OPT_MEMORY, OPT_FSIZE, OPT_MAX_OUTPUT, OPT_TIER,
         OPT_REQUIRE_TIER, OPT_PYTHON, OPT_VENV, OPT_PACKAGE, OPT_PROVISION,
         OPT_ENV, OPT_RO_BIND, OPT_REBUILD, OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_REPEAT,
-        OPT_PRINT_ARGV,
+        OPT_PRINT_ARGV, OPT_SERVE,
 };
 
 static const struct option long_options[] = {
@@ -58,6 +58,7 @@ static const struct option long_options[] = {
         { "quiet", no_argument, NULL, OPT_QUIET },
         { "repeat", required_argument, NULL, OPT_REPEAT },
         { "print-argv", no_argument, NULL, OPT_PRINT_ARGV },
+        { "serve", no_argument, NULL, OPT_SERVE },
         { "help", no_argument, NULL, OPT_HELP },
         { "version", no_argument, NULL, OPT_VERSION },
         { NULL, 0, NULL, 0 },
@@ -224,6 +225,7 @@ static int apply_option(int id, const char *arg, struct cli_opts *o,
                 o->repeat = (int)n;
                 return 0;
         case OPT_PRINT_ARGV: o->print_argv = true; return 0;
+        case OPT_SERVE: return set_mode(o, CLI_MODE_SERVE, "--serve", err);
         case OPT_QUIET: o->sb.quiet = true; return 0;
         case OPT_HELP: return set_mode(o, CLI_MODE_HELP, "--help", err);
         case OPT_VERSION: return set_mode(o, CLI_MODE_VERSION, "--version", err);
@@ -293,7 +295,7 @@ static int check_mode(struct cli_opts *o, int argc, char **argv, struct sbx_err 
                 return sbx_fail(err, 0, "--suite needs --samples FILE or --canonical");
         if (o->mode == CLI_MODE_NONE)
                 return sbx_fail(err, 0, "nothing to do: give --file, --workdir DIR -- "
-                                "ARGV, --suite, --probe or merge (see --help)");
+                                "ARGV, --suite, --probe, --serve or merge (see --help)");
         if (o->sb.venv_name == NULL && (o->packages.len || o->provision.len))
                 return sbx_fail(err, 0, "--package and --provision need --venv NAME");
         o->sb.env = o->env.items;
