@@ -224,6 +224,13 @@ int serve_parse_request(const char *line, size_t len, struct serve_request *rq,
                 size_t at = end && end >= line ? (size_t)(end - line) : 0;
                 return WHY("malformed JSON near byte %zu", at);
         }
+        while (end && end < line + len && (*end == ' ' || *end == '\t' || *end == '\r'))
+                end++;
+        if (end != line + len) {
+                cJSON_Delete(o);
+                return WHY("malformed JSON: text after the object at byte %zu",
+                           (size_t)(end - line));
+        }
         if (!cJSON_IsObject(o)) {
                 cJSON_Delete(o);
                 return WHY("a request must be a JSON object");
