@@ -244,7 +244,10 @@ static void take_lines(struct server *S)
                         break;
                 }
                 size_t end = (size_t)(nl - S->buf);
-                if (!S->discarding && end > start)
+                if (!S->discarding && end - start > (size_t)SERVE_MAX_LINE_BYTES)
+                        emit_error(S, NULL, "request line longer than %lld bytes: "
+                                   "discarded", SERVE_MAX_LINE_BYTES);
+                else if (!S->discarding && end > start)
                         enqueue(S, S->buf + start, end - start);
                 S->discarding = false;
                 start = S->scanned = end + 1;

@@ -100,13 +100,15 @@ setup_root_data() {
                 install -m 0755 "$build/sbx-run" "$SBX_RUN" || setup_die "install sbx-run"
         fi
         cp -a "$repo/tests" "$SBX_TEST_ROOT/tests" || setup_die "copy tests"
+        # the Python package, for tests/python (PYTHONPATH=$SBX_TEST_ROOT/python)
+        cp -a "$repo/python" "$SBX_TEST_ROOT/python" || setup_die "copy python"
         if [ -d "$shared/suites" ]; then
                 cp -a "$shared/suites/." "$SBX_DATA/" || setup_die "copy suites"
         else
                 echo "setup-root: no $shared/suites: suite tests will skip" >&2
         fi
-        chown -R root:root "$SBX_TEST_ROOT/tests" "$SBX_DATA" &&
-                chmod -R a+rX,go-w "$SBX_TEST_ROOT/tests" "$SBX_DATA" ||
+        chown -R root:root "$SBX_TEST_ROOT/tests" "$SBX_TEST_ROOT/python" "$SBX_DATA" &&
+                chmod -R a+rX,go-w "$SBX_TEST_ROOT/tests" "$SBX_TEST_ROOT/python" "$SBX_DATA" ||
                 setup_die "permissions of the test root"
 }
 
