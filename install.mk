@@ -227,3 +227,25 @@ $(BUILD)/common/seccomp_gen.o $(BUILD)/gen/seccomp_policy_text.h \
 man-check selinux-check fuzz-check install-check config-check: | deps
 endif
 endif
+
+# ---- The Python package (python/sbx, issue 16) ------------------------------
+# Installed where the system python3 finds it: Debian's python3 searches
+# /usr/lib/python3/dist-packages and /usr/local/lib/python3.X/dist-packages
+# (not /usr/local/lib/python3/...), so a /usr/local install goes to the
+# latter. _paths.py is rewritten with the path sbx-run was installed at.
+PYTHON_SYS ?= $(firstword $(wildcard /usr/bin/python3) python3)
+PYTHON_SITE ?= $(if $(filter /usr,$(PREFIX)),$(PREFIX)/lib/python3/dist-packages,$(PREFIX)/lib/python$(shell $(PYTHON_SYS) -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null || echo 3)/dist-packages)
+PYTHON_PKG_FILES := $(filter-out python/sbx/_paths.py,$(wildcard python/sbx/*.py))
+
+.PHONY: install-python uninstall-python
+install: install-python
+install-python: $(PYTHON_PKG_FILES)
+	$(INSTALL) -d -m 755 $(DESTDIR)$(PYTHON_SITE)/sbx
+	$(INSTALL) -m 644 $(PYTHON_PKG_FILES) $(DESTDIR)$(PYTHON_SITE)/sbx/
+	printf '# Written by make install.\nSBX_RUN = %s\n' "'$(BINDIR)/sbx-run'" \
+		> $(DESTDIR)$(PYTHON_SITE)/sbx/_paths.py
+	chmod 644 $(DESTDIR)$(PYTHON_SITE)/sbx/_paths.py
+
+uninstall: uninstall-python
+uninstall-python:
+	rm -rf $(DESTDIR)$(PYTHON_SITE)/sbx

@@ -22,6 +22,7 @@ enum opt_id {
         OPT_REQUIRE_TIER, OPT_PYTHON, OPT_VENV, OPT_PACKAGE, OPT_PROVISION,
         OPT_ENV, OPT_RO_BIND, OPT_REBUILD, OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_REPEAT,
         OPT_PRINT_ARGV, OPT_ALLOW_PARTIAL, OPT_TASKS, OPT_DUMP, OPT_ALLOW_ROOT,
+        OPT_SERVE,
 };
 
 static const struct option long_options[] = {
@@ -63,6 +64,7 @@ static const struct option long_options[] = {
         { "tasks", required_argument, NULL, OPT_TASKS },
         { "dump", required_argument, NULL, OPT_DUMP },
         { "allow-root", no_argument, NULL, OPT_ALLOW_ROOT },
+        { "serve", no_argument, NULL, OPT_SERVE },
         { "help", no_argument, NULL, OPT_HELP },
         { "version", no_argument, NULL, OPT_VERSION },
         { NULL, 0, NULL, 0 },
@@ -238,6 +240,7 @@ static int apply_option(int id, const char *arg, struct cli_opts *o,
                 return 0;
         case OPT_DUMP: o->dump_dir = arg; return 0;
         case OPT_ALLOW_ROOT: o->allow_root = true; return 0;
+        case OPT_SERVE: return set_mode(o, CLI_MODE_SERVE, "--serve", err);
         case OPT_QUIET: o->sb.quiet = true; return 0;
         case OPT_HELP: return set_mode(o, CLI_MODE_HELP, "--help", err);
         case OPT_VERSION: return set_mode(o, CLI_MODE_VERSION, "--version", err);
@@ -307,7 +310,7 @@ static int check_mode(struct cli_opts *o, int argc, char **argv, struct sbx_err 
                 return sbx_fail(err, 0, "--suite needs --samples FILE or --canonical");
         if (o->mode == CLI_MODE_NONE)
                 return sbx_fail(err, 0, "nothing to do: give --file, --workdir DIR -- "
-                                "ARGV, --suite, --probe or merge (see --help)");
+                                "ARGV, --suite, --probe, --serve or merge (see --help)");
         if (o->sb.venv_name == NULL && (o->packages.len || o->provision.len))
                 return sbx_fail(err, 0, "--package and --provision need --venv NAME");
         o->sb.env = o->env.items;

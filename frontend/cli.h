@@ -19,6 +19,7 @@ enum cli_mode {
         CLI_MODE_PROBE,         /* --probe */
         CLI_MODE_SUITE,         /* --suite NAME|FILE.json (--samples or --canonical) */
         CLI_MODE_MERGE,         /* merge FILES... */
+        CLI_MODE_SERVE,         /* --serve: JSON-lines requests on stdin (serve.c) */
         CLI_MODE_HELP,
         CLI_MODE_VERSION,
 };
@@ -78,5 +79,9 @@ int run_cli_argv(struct cli_opts *opts);
 int run_cli_probe(struct cli_opts *opts);
 int suite_cli_main(struct cli_opts *opts);
 int merge_cli_main(struct cli_opts *opts);
+int serve_main(struct cli_opts *opts, int argc, char **argv);
+/* run_cli.c: a result as --json prints it (cJSON is cJSON.h's). */
+struct cJSON;
+struct cJSON *run_result_to_json(const struct run_result *res, const char *summary);
 
 #endif

@@ -48,6 +48,7 @@ int main(int argc, char **argv)
         case CLI_MODE_PROBE: rc = run_cli_probe(&opts); break;
         case CLI_MODE_SUITE: rc = suite_cli_main(&opts); break;
         case CLI_MODE_MERGE: rc = merge_cli_main(&opts); break;
+        case CLI_MODE_SERVE: rc = serve_main(&opts, argc, argv); break;
         default: cli_usage(stderr); rc = SBX_EXIT_USAGE; break;
         }
         cli_opts_free(&opts);

@@ -51,10 +51,13 @@ static void add_output(cJSON *o, const char *key, const char *data, size_t len)
         free(safe);
 }
 
-static void print_json(const struct run_result *res, const char *summary)
+/* The --json object (also --serve's result, with "id" and "type" added). */
+cJSON *run_result_to_json(const struct run_result *res, const char *summary)
 {
         cJSON *o = cJSON_CreateObject();
 
+        if (!o)
+                return NULL;
         cJSON_AddBoolToObject(o, "passed", res->status == RUN_OK);
         cJSON_AddStringToObject(o, "status", run_status_name(res->status));
         cJSON_AddNumberToObject(o, "returncode", res->returncode);
@@ -74,7 +77,13 @@ static void print_json(const struct run_result *res, const char *summary)
                 add_output(o, "stdout_tail", res->out.tail, res->out.tail_len);
         if (res->err.truncated)
                 add_output(o, "stderr_tail", res->err.tail, res->err.tail_len);
-        char *text = cJSON_PrintUnformatted(o);
+        return o;
+}
+
+static void print_json(const struct run_result *res, const char *summary)
+{
+        cJSON *o = run_result_to_json(res, summary);
+        char *text = o ? cJSON_PrintUnformatted(o) : NULL;
         if (text)
                 printf("%s\n", text);
         free(text);

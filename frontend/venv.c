@@ -61,7 +61,7 @@ char *venv_stamp_text(const char *base_python, const char *version,
         while (packages && packages[n])
                 n++;
         const char **sorted = calloc(n + 1, sizeof(*sorted));
-        if (sorted) {
+        if (sorted && n) {       /* memcpy from NULL is undefined even for 0 bytes */
                 memcpy(sorted, packages, n * sizeof(*sorted));
                 qsort(sorted, n, sizeof(*sorted), cmp_str);
         }

@@ -13,7 +13,7 @@ FUZZ_OBJDIR  := $(FUZZ_DIR)/obj
 # One target per fuzz/fuzz_<name>.c; FUZZ_SRCS_<name> below lists the code
 # it exercises.
 FUZZ_TARGETS := seccomp_policy jsonl suite_load classeval_extract custom_suite template \
-                results driver cluster_env helper_request helper_config
+                results driver cluster_env helper_request helper_config serve_request
 
 # -iquote, not -I: frontend/sched.h (the scheduler) must not stand in for
 # <sched.h> in files outside frontend/.
@@ -43,6 +43,7 @@ FUZZ_SRCS_results           := $(FUZZ_SUITE_SRCS) frontend/results.c frontend/ut
                                frontend/run_result.c frontend/tier.c
 FUZZ_SRCS_helper_request    := helper/request.c helper/util.c
 FUZZ_SRCS_helper_config     := helper/config.c helper/request.c helper/util.c
+FUZZ_SRCS_serve_request     := frontend/serve_request.c
 FUZZ_LIBS := $(FRONTEND_LIBS) $(SECCOMP_LIBS) -lz
 
 $(FUZZ_OBJDIR)/%.o: %.c

@@ -123,8 +123,10 @@ setup_root_data() {
                         echo "setup-root: no $extra/$d (SBX_TEST_DATA): the tests that need it skip" >&2
                 fi
         done
-        chown -R root:root "$SBX_TEST_ROOT/tests" "$SBX_DATA" &&
-                chmod -R a+rX,go-w "$SBX_TEST_ROOT/tests" "$SBX_DATA" ||
+        # the Python package, for tests/python (PYTHONPATH=$SBX_TEST_ROOT/python)
+        cp -a "$repo/python" "$SBX_TEST_ROOT/python" || setup_die "copy python"
+        chown -R root:root "$SBX_TEST_ROOT/tests" "$SBX_TEST_ROOT/python" "$SBX_DATA" &&
+                chmod -R a+rX,go-w "$SBX_TEST_ROOT/tests" "$SBX_TEST_ROOT/python" "$SBX_DATA" ||
                 setup_die "permissions of the test root"
 }
 

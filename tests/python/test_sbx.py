@@ -1,0 +1,414 @@
+"""The sbx Python package against the installed helper (run as the
+unprivileged test user by serve.t): every method and field of Sandbox and
+ExecResult, concurrency over one server, a server and a client killed mid-run,
+hostile requests straight to `sbx-run --serve`, and sbx.evaluate.
+
+Needs SBX_RUN (the sbx-run under test) and a writable TMPDIR."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+import sbx
+from sbx import ExecResult, Sandbox, SbxError
+
+SBX_RUN = os.environ.get("SBX_RUN")
+DATA = os.environ.get("SBX_DATA", "")
+HUMANEVAL = os.path.join(DATA, "humaneval", "HumanEval.jsonl")
+GONE_WITHIN_S = 1.0                     # the issue's bound for a dead client
+
+pytestmark = pytest.mark.skipif(not SBX_RUN, reason="SBX_RUN not set (run through serve.t)")
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory):
+    return tmp_path_factory.mktemp("cache")
+
+
+@pytest.fixture(scope="module")
+def sb(cache):
+    with Sandbox("tests", cache_root=cache) as s:
+        s.ensure(quiet=True)
+        yield s
+
+
+def poll_until(cond, bound_s):
+    end = time.monotonic() + bound_s
+    while time.monotonic() < end:
+        if cond():
+            return True
+        time.sleep(0.02)
+    return cond()
+
+
+def pid_alive(pid):
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().split(") ")[1][0] != "Z"
+    except (FileNotFoundError, IndexError):
+        return False
+
+
+def pids_with(marker):
+    found = []
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open("/proc/%s/cmdline" % d, "rb") as f:
+                    if marker.encode() in f.read() and int(d) != os.getpid():
+                        found.append(int(d))
+            except OSError:
+                pass
+    return [p for p in found if pid_alive(p)]
+
+
+# ---- ExecResult --------------------------------------------------------------
+def test_summary_rules():
+    assert ExecResult(True, "ok").summary() == "ok"
+    assert ExecResult(False, "timeout", stderr="x\n").summary() == "timeout"
+    r = ExecResult(False, "failed", stdout="out\n", stderr="a\nlast line\n\n  \n")
+    assert r.summary() == "last line"
+    assert ExecResult(False, "failed", stdout="only out\n").summary() == "only out"
+    assert ExecResult(False, "failed", stderr="x" * 1000).summary(max_chars=10) == "x" * 10
+    assert len(ExecResult(False, "failed", stderr="y" * 1000).summary()) == 400
+    assert ExecResult(False, "failed", returncode=3).summary() == "failed (rc=3)"
+    assert ExecResult(False, "error").summary() == "error (rc=None)"
+
+
+def test_exec_result_defaults():
+    r = ExecResult(passed=False, status="failed")
+    assert (r.stdout, r.stderr, r.returncode, r.duration) == ("", "", None, 0.0)
+    assert (r.tier, r.cpu, r.max_rss_kb, r.signal, r.truncated) == ("", 0.0, 0, 0, False)
+
+
+# ---- ensure, python, isolation ----------------------------------------------
+def test_python_before_ensure_is_runtime_error(cache):
+    s = Sandbox("fresh", cache_root=cache)
+    with pytest.raises(RuntimeError):
+        s.python
+    s.close()
+
+
+def test_ensure_builds_then_reuses_by_stamp(cache):
+    with Sandbox("stamped", cache_root=cache) as s:
+        py = s.ensure(quiet=True)
+        assert py == s.python
+        assert Path(py).is_absolute() and str(py).startswith(str(cache / "stamped"))
+        stamp = cache / "stamped" / ".sbx-stamp"
+        first = stamp.stat()
+    with Sandbox("stamped", cache_root=cache) as s:
+        s.ensure(quiet=True)                    # same spec: reused
+        assert stamp.stat().st_mtime_ns == first.st_mtime_ns
+        assert s.run("import sys; print(sys.prefix)").stdout.strip() == str(cache / "stamped")
+        s.ensure(force=True, quiet=True)        # forced: rebuilt
+        assert stamp.stat().st_mtime_ns != first.st_mtime_ns
+    with Sandbox("stamped", cache_root=cache,
+                 provision=["open(__import__('os').environ['SANDBOX_VENV'] + '/p', 'w')"]) as s:
+        s.ensure(quiet=True)                    # provisioning changed: rebuilt
+        assert (cache / "stamped" / "p").exists()
+
+
+def test_isolation_is_the_tier_that_runs(sb):
+    assert sb.isolation in sbx._sandbox.TIERS
+    assert sb.run("pass").tier == sb.isolation
+
+
+def test_isolation_forces_a_tier(cache):
+    with Sandbox("tests", cache_root=cache, isolation="rlimit") as s:
+        assert s.isolation == "rlimit"
+        assert s.run("print(1)").tier == "rlimit"
+
+
+def test_require_refuses_a_weaker_tier(cache):
+    with Sandbox("tests", cache_root=cache, isolation="rlimit", require="helper") as s:
+        with pytest.raises(SbxError):
+            s.ensure(quiet=True)
+
+
+def test_bad_tier_name_is_value_error():
+    with pytest.raises(ValueError):
+        Sandbox("x", isolation="docker")
+
+
+# ---- run ------------------------------------------------------------------
+def test_run_ok_and_fields(sb):
+    r = sb.run("import sys; print('out'); print('err', file=sys.stderr)")
+    assert r.passed and r.status == "ok" and r.returncode == 0
+    assert r.stdout == "out\n" and r.stderr == "err\n"
+    assert r.duration > 0 and r.cpu >= 0 and r.max_rss_kb > 0
+    assert r.signal == 0 and r.truncated is False and r.tier == sb.isolation
+    assert r.summary() == "ok"
+
+
+def test_run_failed(sb):
+    r = sb.run("raise ValueError('boom')")
+    assert not r.passed and r.status == "failed" and r.returncode == 1
+    assert r.summary() == "ValueError: boom"
+
+
+def test_run_timeout(sb):
+    r = sb.run("import time; time.sleep(30)", timeout=0.5)
+    assert r.status == "timeout" and not r.passed and r.summary() == "timeout"
+
+
+def test_run_signal(sb):
+    r = sb.run("import os, signal; os.kill(os.getpid(), signal.SIGKILL)")
+    assert r.status == "failed" and r.signal == 9 and r.returncode == -9
+
+
+def test_run_truncated(sb):
+    r = sb.run("import sys; sys.stdout.write('x' * (3 << 20))")
+    assert r.truncated and len(r.stdout) <= 1 << 20
+
+
+def test_run_is_isolated_and_stdin_is_empty(sb):
+    r = sb.run("import sys, os; print(repr(sys.stdin.read())); print(sys.flags.isolated, "
+               "sys.dont_write_bytecode); print(sorted(os.listdir('.')))")
+    lines = r.stdout.splitlines()
+    assert lines[0] == "''" and lines[1] == "1 True"
+
+
+def test_run_env(cache):
+    with Sandbox("tests", cache_root=cache, env={"BASE": "b"}) as s:
+        r = s.run("import os; print(os.environ.get('BASE'), os.environ.get('PER'))",
+                  env={"PER": "p q"})
+        assert r.stdout == "b p q\n"
+        assert s.run("import os; print(os.environ.get('PER'))").stdout == "None\n"
+
+
+def test_run_10mb_program(sb):
+    code = "x = '" + "a" * (10 * 1000 * 1000) + "'\nprint(len(x))\n"
+    r = sb.run(code, timeout=20)
+    assert r.passed, r.summary()
+    assert r.stdout == "10000000\n"
+
+
+def test_address_space_limit(cache):
+    grab = "import mmap; m = mmap.mmap(-1, 6 << 30); print('mapped')"
+    with Sandbox("tests", cache_root=cache) as s:          # default: 4 GiB
+        r = s.run(grab)
+        assert not r.passed and "mapped" not in r.stdout
+    with Sandbox("tests", cache_root=cache, address_space_limit=None) as s:
+        r = s.run(grab)
+        assert r.passed and r.stdout == "mapped\n", r.summary()
+
+
+# ---- run_argv -----------------------------------------------------------------
+def test_run_argv_workdir_is_writable_and_survives(sb, tmp_path):
+    (tmp_path / "in.txt").write_text("data")
+    r = sb.run_argv(["python", "-c", "open('out.txt', 'w').write(open('in.txt').read() * 2)"],
+                    tmp_path)
+    assert r.passed, r.summary()
+    assert (tmp_path / "out.txt").read_text() == "datadata"
+
+
+def test_run_argv_env_and_timeout(sb, tmp_path):
+    r = sb.run_argv(["python", "-c", "import os; print(os.environ['K'])"], tmp_path,
+                    env={"K": "v"})
+    assert r.stdout == "v\n"
+    r = sb.run_argv(["python", "-c", "import time; time.sleep(30)"], tmp_path, timeout=0.5)
+    assert r.status == "timeout"
+
+
+def test_run_argv_ro_binds(sb, tmp_path):
+    if sb.isolation not in ("helper", "bwrap"):
+        pytest.skip("ro_binds are enforced by the helper and bwrap tiers only; "
+                    "this host runs %s" % sb.isolation)
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    (shared / "f").write_text("ro")
+    work = tmp_path / "work"
+    work.mkdir()
+    prog = ("import sys\nprint(open(sys.argv[1] + '/f').read())\n"
+            "try:\n open(sys.argv[1] + '/g', 'w')\nexcept OSError as e:\n print('refused')\n")
+    r = sb.run_argv(["python", "-c", prog, str(shared)], work, ro_binds=[shared])
+    assert r.stdout == "ro\nrefused\n", (r.stdout, r.stderr)
+    assert not (shared / "g").exists()
+
+
+def test_run_argv_bad_workdir_is_an_error_result(sb, tmp_path):
+    r = sb.run_argv(["python", "-c", "1"], tmp_path / "missing")
+    assert r.status == "error" and "not a directory" in r.stderr
+
+
+# ---- concurrency, close ------------------------------------------------------
+def test_concurrent_runs_from_8_threads(sb):
+    results = {}
+    servers = sb.server_pids()
+
+    def worker(t):
+        for i in range(4):
+            tag = "%d-%d" % (t, i)
+            results[tag] = sb.run("print(%r)" % tag)
+
+    threads = [threading.Thread(target=worker, args=(t,)) for t in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(results) == 32
+    for tag, r in results.items():
+        assert r.passed and r.stdout == tag + "\n"
+    assert sb.server_pids() == servers         # one server, multiplexed
+
+
+def test_close_drains_runs_in_flight(cache):
+    s = Sandbox("tests", cache_root=cache)
+    s.ensure(quiet=True)
+    out = []
+    t = threading.Thread(target=lambda: out.append(s.run("import time; time.sleep(1); print('done')")))
+    t.start()
+    time.sleep(0.3)
+    s.close()
+    t.join()
+    assert out and out[0].passed and out[0].stdout == "done\n"
+    with pytest.raises(SbxError):
+        s.run("pass")
+
+
+# ---- death of either side ----------------------------------------------------
+def test_server_killed_mid_run(cache):
+    s = Sandbox("tests", cache_root=cache)
+    s.ensure(quiet=True)
+    errors = []
+
+    def runner():
+        try:
+            r = s.run("import time; time.sleep(60)", timeout=20)
+            errors.append("no error, but %r" % (r,))
+        except SbxError as e:
+            errors.append(str(e))
+
+    t = threading.Thread(target=runner)
+    t.start()
+    time.sleep(0.5)
+    os.kill(s.server_pids()[0], signal.SIGKILL)
+    t.join(30)
+    assert not t.is_alive()
+    assert errors and "sbx-run --serve exited (signal 9)" in errors[0], errors
+    assert s.run("print('again')").stdout == "again\n"      # a new server
+    s.close()
+    with Sandbox("tests", cache_root=cache) as s2:
+        assert s2.run("print(2)").passed
+
+
+CLIENT = r"""
+import sys, threading
+sys.path.insert(0, sys.argv[1])
+import sbx
+s = sbx.Sandbox("tests", cache_root=sys.argv[2])
+s.ensure(quiet=True)
+print(s.server_pids()[0], flush=True)
+s.run_argv(["python", "-c", "import time; time.sleep(600)", sys.argv[3]], sys.argv[4],
+           timeout=900)
+"""
+
+
+def test_client_killed_mid_run(cache, tmp_path):
+    marker = "sbx-marker-" + uuid.uuid4().hex
+    client = subprocess.Popen(
+        [sys.executable, "-c", CLIENT, os.path.dirname(os.path.dirname(sbx.__file__)),
+         str(cache), marker, str(tmp_path)], stdout=subprocess.PIPE)
+    server = int(client.stdout.readline())
+    assert poll_until(lambda: pids_with(marker), 30), "the sandboxed program never started"
+    client.kill()
+    client.wait()
+    gone = poll_until(lambda: not pid_alive(server) and not pids_with(marker), GONE_WITHIN_S)
+    assert gone, "still alive %.1f s after the client died: server %s, program %s" % (
+        GONE_WITHIN_S, pid_alive(server), pids_with(marker))
+
+
+# ---- the protocol, straight ------------------------------------------------------
+def serve(*args):
+    p = subprocess.Popen([SBX_RUN, "--serve", "--quiet"] + list(args), stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    ready = json.loads(p.stdout.readline())
+    assert ready["type"] == "ready" and ready["max_line_bytes"] == 64 << 20
+    return p
+
+
+def test_malformed_requests_get_errors_and_the_server_goes_on():
+    p = serve()
+    bad = [b"garbage", b"{\"id\": 1, \"type\": \"run\"", b"[]", b"{\"type\":\"run\"}",
+           b"{\"id\":2,\"type\":\"bogus\"}", b"{\"id\":3,\"type\":\"run\",\"code\":7}",
+           b"\xff\xfe{\x00}", b"{\"id\":4,\"type\":\"run_argv\",\"argv\":[\"a/b\"],"
+           b"\"workdir\":\"/\"}", b"{\"id\":5,\"type\":\"run_argv\",\"argv\":[\"python\"],"
+           b"\"workdir\":\"/nonexistent\"}", b"[" * 200000 + b"]" * 200000]
+    for line in bad:
+        p.stdin.write(line + b"\n")
+    p.stdin.write(b"{\"id\":\"last\",\"type\":\"run\",\"code\":\"print(5)\"}\n")
+    p.stdin.close()
+    out = [json.loads(l) for l in p.stdout]
+    assert p.wait(60) == 0
+    errors = [o for o in out if o["type"] == "error"]
+    assert len(errors) == len(bad), out
+    assert all(e["error"] for e in errors)
+    assert {e["id"] for e in errors} == {2, 3, 4, 5, None}
+    last = [o for o in out if o["id"] == "last"]
+    assert last and last[0]["passed"] and last[0]["stdout"] == "5\n"
+
+
+def test_oversized_request_is_refused_and_the_next_one_runs():
+    p = serve()
+    huge = b"{\"id\":1,\"type\":\"run\",\"code\":\"" + b"a" * ((64 << 20) + 10) + b"\"}\n"
+    t = threading.Thread(target=lambda: (p.stdin.write(huge), p.stdin.write(
+        b"{\"id\":2,\"type\":\"run\",\"code\":\"print(2)\"}\n"), p.stdin.close()))
+    t.start()
+    out = [json.loads(l) for l in p.stdout]
+    t.join()
+    assert p.wait(60) == 0
+    assert out[0]["type"] == "error" and out[0]["id"] is None
+    assert "longer than 67108864 bytes" in out[0]["error"]
+    assert out[1]["id"] == 2 and out[1]["stdout"] == "2\n"
+
+
+def test_eof_drains_runs_in_flight_and_exits_0():
+    p = serve()
+    p.stdin.write(b"{\"id\":1,\"type\":\"run\",\"code\":\"import time; time.sleep(1); print(1)\"}\n")
+    p.stdin.close()
+    out = [json.loads(l) for l in p.stdout]
+    assert p.wait(60) == 0
+    assert len(out) == 1 and out[0]["id"] == 1 and out[0]["passed"]
+
+
+# ---- evaluate ------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def problems(tmp_path_factory):
+    if not os.path.exists(HUMANEVAL):
+        pytest.skip("no %s (SBX_DATA holds no HumanEval)" % HUMANEVAL)
+    path = tmp_path_factory.mktemp("he") / "problems.jsonl"
+    with open(HUMANEVAL) as f, open(path, "w") as out:
+        for _ in range(3):
+            out.write(f.readline())
+    return path
+
+
+def test_evaluate_canonical(problems):
+    s = sbx.evaluate("humaneval", problems=problems, k=(1,), jobs=2)
+    assert s["passed"] == 3 and s["pass_at_k"] == {"pass@1": 1}
+
+
+def test_evaluate_samples_and_records(problems):
+    tasks = [json.loads(l) for l in open(problems)]
+    samples = []
+    for t in tasks:
+        samples.append({"task_id": t["task_id"], "completion": t["canonical_solution"]})
+        samples.append({"task_id": t["task_id"], "completion": "    return None\n"})
+    ev = sbx.evaluate_iter("humaneval", samples=samples, problems=problems, k=(1, 2), jobs=2)
+    records = list(ev)
+    assert len(records) == 6
+    assert sorted(r["passed"] for r in records) == [False] * 3 + [True] * 3
+    assert ev.summary["pass_at_k"]["pass@1"] == pytest.approx(0.5)
+    assert ev.summary["pass_at_k"]["pass@2"] == pytest.approx(1.0)
+
+
+def test_evaluate_bad_suite_raises(problems):
+    with pytest.raises(SbxError):
+        sbx.evaluate("no-such-suite", problems=problems)
