@@ -470,31 +470,6 @@ void evalplus_score(const struct suite *s, size_t task, const struct run_result 
                 snprintf(v->result, sizeof(v->result), "failed: %s", why[bad]);
 }
 
-int evalplus_start(const struct suite *s, const struct suite_sample *smp,
-                   struct sandbox *sb, const char *workdir, const char *program_path,
-                   struct sbx_run **run, struct sbx_err *err)
-{
-        static const char *const files[] = { "program.py", EVALPLUS_INPUTS_NAME, NULL };
-        auto_free char *in_path = NULL;
-        struct run_spec spec = { 0 };
-        double wall_s;
-
-        if (evalplus_write_inputs(s, smp->task, true, workdir, &wall_s, err) < 0)
-                return -1;
-        if (asprintf(&in_path, "%s/%s", workdir, EVALPLUS_INPUTS_NAME) < 0)
-                return sbx_fail(err, ENOMEM, "inputs path");
-        const char *argv[] = { sandbox_python(sb), "-I", "-B", "-c", evalplus_driver_source,
-                               "check", program_path, in_path, NULL };
-        spec.argv = (char *const *)argv;
-        spec.workdir = workdir;
-        spec.private_workdir = true;
-        spec.workdir_files = files;
-        /* the phases' limits are wall time, as evalplus's; CPU the same */
-        spec.timeout_ms = (int64_t)(wall_s * 1000);
-        spec.cpu_limit_s = (int64_t)wall_s + 1;
-        return sbx_run_start(sb, &spec, run, err);
-}
-
 /* Python's json writes NaN, Infinity and -Infinity; cJSON reads none of
  * them. The problem object gets null there (the inputs themselves go to
  * the driver as the file spells them, and Python reads them back). */

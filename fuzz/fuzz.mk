@@ -30,6 +30,8 @@ FUZZ_LDFLAGS := -fsanitize=fuzzer,address,undefined
 # clang rejects does not stop the fuzzing of the parsers.
 FUZZ_SUITE_SRCS  := frontend/suite_load.c frontend/suite_def.c frontend/suite_build.c \
                     frontend/suite_formats.c frontend/suite_summary.c \
+                    frontend/suite_evalplus.c frontend/evalplus_compare.c frontend/sha256.c \
+                    frontend/run_result.c frontend/tier.c \
                     frontend/classeval.c frontend/passk.c frontend/err.c frontend/strbuf.c
 FUZZ_SRCS_seccomp_policy    := common/seccomp_policy.c
 FUZZ_SRCS_jsonl             := $(FUZZ_SUITE_SRCS)
@@ -39,8 +41,7 @@ FUZZ_SRCS_template          := $(FUZZ_SUITE_SRCS)
 FUZZ_SRCS_classeval_extract := frontend/classeval.c frontend/passk.c frontend/strbuf.c
 FUZZ_SRCS_driver            := frontend/driver.c
 FUZZ_SRCS_cluster_env       := frontend/cluster_env.c frontend/err.c
-FUZZ_SRCS_results           := $(FUZZ_SUITE_SRCS) frontend/results.c frontend/utf8.c \
-                               frontend/run_result.c frontend/tier.c
+FUZZ_SRCS_results           := $(FUZZ_SUITE_SRCS) frontend/results.c frontend/utf8.c
 FUZZ_SRCS_helper_request    := helper/request.c helper/util.c
 FUZZ_SRCS_helper_config     := helper/config.c helper/request.c helper/util.c
 FUZZ_SRCS_serve_request     := frontend/serve_request.c
