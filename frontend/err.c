@@ -1,6 +1,8 @@
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "err.h"
 
@@ -56,4 +58,27 @@ int sbx_write_all(int fd, const void *data, size_t len)
                 len -= (size_t)n;
         }
         return 0;
+}
+
+int sbx_mkdir_p(const char *path)
+{
+        char *buf = strdup(path);
+        int rc = 0;
+
+        if (!buf)
+                return -1;
+        for (char *p = buf + 1; *p && rc == 0; p++) {
+                if (*p != '/')
+                        continue;
+                *p = '\0';
+                if (mkdir(buf, 0700) < 0 && errno != EEXIST)
+                        rc = -1;
+                *p = '/';
+        }
+        if (rc == 0 && mkdir(buf, 0700) < 0 && errno != EEXIST)
+                rc = -1;
+        int saved = errno;
+        free(buf);
+        errno = saved;
+        return rc;
 }

@@ -18,6 +18,8 @@ static inline void sbx_closep(int *fd) { if (*fd >= 0) close(*fd); }
 /* Writes all len bytes, again after EINTR and short writes; 0, or -1 with
  * errno set (EIO when write() returns 0). */
 int sbx_write_all(int fd, const void *data, size_t len);
+/* mkdir -p with mode 0700 for each missing component; 0, or -1 with errno. */
+int sbx_mkdir_p(const char *path);
 
 /* Exit codes of sbx-run (man/sbx-run.1, EXIT STATUS); a signal N gives 128+N. */
 enum {

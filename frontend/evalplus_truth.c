@@ -51,20 +51,6 @@ static char *truth_key(const struct suite *s, const char *python)
         return key;
 }
 
-static int mkdir_p(char *path)
-{
-        for (char *p = path + 1; *p; p++) {
-                if (*p != '/')
-                        continue;
-                *p = '\0';
-                int rc = mkdir(path, 0700);
-                *p = '/';
-                if (rc < 0 && errno != EEXIST)
-                        return -1;
-        }
-        return mkdir(path, 0700) < 0 && errno != EEXIST ? -1 : 0;
-}
-
 static char *cache_path(const char *key)
 {
         auto_free char *root = venv_cache_root();
@@ -72,7 +58,7 @@ static char *cache_path(const char *key)
         char hash[65];
         char *path = NULL;
 
-        if (!root || asprintf(&dir, "%s/evalplus", root) < 0 || mkdir_p(dir) < 0)
+        if (!root || asprintf(&dir, "%s/evalplus", root) < 0 || sbx_mkdir_p(dir) < 0)
                 return NULL;
         sha256_buf_hex(key, strlen(key), hash);
         if (asprintf(&path, "%s/%s.json", dir, hash) < 0)

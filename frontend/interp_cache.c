@@ -243,20 +243,6 @@ static char *read_entry(const char *entry, size_t *len_out)
         return buf;
 }
 
-static int mkdir_p(char *path)
-{
-        for (char *p = path + 1; *p; p++) {
-                if (*p != '/')
-                        continue;
-                *p = '\0';
-                int rc = mkdir(path, 0700);
-                *p = '/';
-                if (rc < 0 && errno != EEXIST)
-                        return -1;
-        }
-        return mkdir(path, 0700) < 0 && errno != EEXIST ? -1 : 0;
-}
-
 /* Ours and writable only by us: anyone else who can write the directory
  * could swap entries under us. */
 static bool dir_trusted(const char *dir)
@@ -282,7 +268,7 @@ int interp_cache_open(const char *path, struct interp_cache *cache)
                 return -1;
         }
         if (!(cache->key = interp_cache_key(path)) ||
-            mkdir_p(cache->dir) < 0 || !dir_trusted(cache->dir) ||
+            sbx_mkdir_p(cache->dir) < 0 || !dir_trusted(cache->dir) ||
             asprintf(&cache->entry, "%s/%016llx", cache->dir,
                      (unsigned long long)venv_hash(path, strlen(path))) < 0) {
                 cache->entry = NULL;

@@ -23,7 +23,6 @@
 #include "trace.h"
 
 #define PROGRAM_MAX_BYTES (64LL << 20)
-#define SANDBOX_PATH      "/usr/bin:/bin"
 
 static int report_error(const struct sbx_err *err)
 {
@@ -364,18 +363,6 @@ int run_cli_file(struct cli_opts *opts)
         return reraise_stop(rc);
 }
 
-/* argv[0] as the sandbox sees it: "python"/"python3" is the sandbox's
- * interpreter (the venv's with --venv), other names search /usr/bin:/bin. */
-static char *resolve_argv0(struct sandbox *sb, const char *arg0)
-{
-        if (strcmp(arg0, "python") == 0 || strcmp(arg0, "python3") == 0)
-                return strdup(sandbox_python(sb));
-        if (arg0[0] == '/')
-                return strdup(arg0);
-        if (strchr(arg0, '/'))
-                return NULL;
-        return proc_find_exe(arg0, SANDBOX_PATH);
-}
 
 int run_cli_argv(struct cli_opts *opts)
 {
@@ -393,7 +380,7 @@ int run_cli_argv(struct cli_opts *opts)
         }
         if (sandbox_open(&sb, &opts->sb, &err) < 0)
                 return report_error(&err);
-        arg0 = resolve_argv0(sb, opts->argv[0]);
+        arg0 = sandbox_resolve_argv0(sb, opts->argv[0]);
         if (!arg0) {
                 sandbox_close(sb);
                 sbx_fail(&err, 0, "%s: not found (give an absolute path, or a name "

@@ -456,3 +456,14 @@ char *sandbox_mkdtemp(struct sandbox *sb, struct sbx_err *err)
         }
         return path;
 }
+
+char *sandbox_resolve_argv0(const struct sandbox *sb, const char *arg0)
+{
+        if (strcmp(arg0, "python") == 0 || strcmp(arg0, "python3") == 0)
+                return strdup(sandbox_python(sb));
+        if (arg0[0] == '/')
+                return strdup(arg0);
+        if (strchr(arg0, '/'))
+                return NULL;
+        return proc_find_exe(arg0, SANDBOX_PATH);
+}

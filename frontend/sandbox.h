@@ -55,7 +55,14 @@ int sandbox_open(struct sandbox **out, const struct sandbox_opts *opts,
 void sandbox_close(struct sandbox *sb);
 enum tier sandbox_tier(const struct sandbox *sb);
 /* Absolute path of the interpreter that runs will exec (venv's or base). */
+/* Where a bare argv[0] is looked up (the sandbox's own PATH). */
+#define SANDBOX_PATH "/usr/bin:/bin"
+
 const char *sandbox_python(const struct sandbox *sb);
+/* argv[0] as the sandbox sees it: "python"/"python3" is the sandbox's
+ * interpreter (the venv's with --venv), other bare names search
+ * /usr/bin:/bin; malloc'd, or NULL for a relative path with a slash. */
+char *sandbox_resolve_argv0(const struct sandbox *sb, const char *arg0);
 /* A fresh private directory (mode 0700) under the session's scratch root;
  * removed by sandbox_close. Returns a malloc'd path. */
 char *sandbox_mkdtemp(struct sandbox *sb, struct sbx_err *err);

@@ -24,7 +24,6 @@
 #define PFDS_PER_JOB      8
 #define QUEUE_PER_SLOT    4       /* requests read ahead per -j slot */
 #define PROGRAM_NAME      "program.py"
-#define SANDBOX_PATH      "/usr/bin:/bin"
 
 struct job {
         struct job *next;               /* FIFO while waiting */
@@ -138,22 +137,11 @@ static int start_program(struct server *S, struct job *j, struct sbx_err *err)
         return sbx_run_start(S->sb, &spec, &j->run, err);
 }
 
-/* argv[0] as --workdir's: python/python3 is the sandbox's interpreter. */
-static char *resolve_argv0(struct sandbox *sb, const char *arg0)
-{
-        if (strcmp(arg0, "python") == 0 || strcmp(arg0, "python3") == 0)
-                return strdup(sandbox_python(sb));
-        if (arg0[0] == '/')
-                return strdup(arg0);
-        if (strchr(arg0, '/'))
-                return NULL;
-        return proc_find_exe(arg0, SANDBOX_PATH);
-}
 
 static int start_argv(struct server *S, struct job *j, struct sbx_err *err)
 {
         auto_free char *workdir = realpath(j->rq.workdir, NULL);
-        auto_free char *arg0 = resolve_argv0(S->sb, j->rq.argv[0]);
+        auto_free char *arg0 = sandbox_resolve_argv0(S->sb, j->rq.argv[0]);
         struct stat st;
 
         if (!workdir || stat(workdir, &st) < 0 || !S_ISDIR(st.st_mode))

@@ -100,20 +100,8 @@ char *venv_cache_root(void)
 
 static int mkdir_p(const char *path, struct sbx_err *err)
 {
-        char buf[4096];
-
-        if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
-                return sbx_fail(err, ENAMETOOLONG, "%s", path);
-        for (char *p = buf + 1; *p; p++) {
-                if (*p != '/')
-                        continue;
-                *p = '\0';
-                if (mkdir(buf, 0700) < 0 && errno != EEXIST)
-                        return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "mkdir %s", buf);
-                *p = '/';
-        }
-        if (mkdir(buf, 0700) < 0 && errno != EEXIST)
-                return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "mkdir %s", buf);
+        if (sbx_mkdir_p(path) < 0)
+                return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "mkdir %s", path);
         return 0;
 }
 
