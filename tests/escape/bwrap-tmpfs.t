@@ -7,8 +7,11 @@
 . "$(dirname "$0")/../lib/lib.sh"
 require_test_root
 new_workspace
-as_user "$SBX_RUN" -q --tier bwrap --workdir "$W" -- /bin/true >/dev/null 2>&1 ||
-        skip_all "the bwrap tier does not work here"
+# Without a working bwrap tier (no user namespaces) there is nothing to
+# fill: said as one skipped test, so reruns count the script as run.
+if ! as_user "$SBX_RUN" -q --tier bwrap --workdir "$W" -- /bin/true >/dev/null 2>&1; then
+        echo "ok 1 # SKIP the bwrap tier does not work here"; echo "1..1"; exit 0
+fi
 put "$W/fill.py" <<'PY'
 import os
 MB = 1 << 20
