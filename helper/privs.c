@@ -46,7 +46,7 @@ int privs_check_installed(char *err, size_t errlen)
         /* File capabilities would run us without the uid checks setuid gives. */
         if (caps_present())
                 return set_error(err, errlen, "installed with file capabilities, not setuid root: "
-                                 "install with mode 4755 owned by root");
+                                 "install it setuid root, mode 4750 root:sbx (make install)");
         return set_error(err, errlen, "not installed setuid root");
 }
 
