@@ -4,6 +4,7 @@ ExecResult, concurrency over one server, a server and a client killed mid-run,
 hostile requests straight to `sbx-run --serve`, and sbx.evaluate.
 
 Needs SBX_RUN (the sbx-run under test) and a writable TMPDIR."""
+import gzip
 import json
 import os
 import signal
@@ -21,7 +22,7 @@ from sbx import ExecResult, Sandbox, SbxError
 
 SBX_RUN = os.environ.get("SBX_RUN")
 DATA = os.environ.get("SBX_DATA", "")
-HUMANEVAL = os.path.join(DATA, "humaneval", "HumanEval.jsonl")
+HUMANEVAL = os.path.join(DATA, "humaneval", "HumanEval.jsonl.gz")  # shipped in suites/
 GONE_WITHIN_S = 1.0                     # the issue's bound for a dead client
 
 pytestmark = pytest.mark.skipif(not SBX_RUN, reason="SBX_RUN not set (run through serve.t)")
@@ -384,7 +385,7 @@ def problems(tmp_path_factory):
     if not os.path.exists(HUMANEVAL):
         pytest.skip("no %s (SBX_DATA holds no HumanEval)" % HUMANEVAL)
     path = tmp_path_factory.mktemp("he") / "problems.jsonl"
-    with open(HUMANEVAL) as f, open(path, "w") as out:
+    with gzip.open(HUMANEVAL, "rt") as f, open(path, "w") as out:
         for _ in range(3):
             out.write(f.readline())
     return path
