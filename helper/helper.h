@@ -136,7 +136,7 @@ int limits_count_processes(int host_proc_fd, uid_t uid);
 struct run_cgroup {                     /* helper.conf's memory_cgroup, else pids_cgroup */
         const char *path;               /* NULL when not configured */
         int dir, host_ns;               /* it, and the cgroup namespace moves are made from */
-        bool made;                      /* init made the run's child */
+        bool made, has_init;            /* init made the run's child; init is in it */
         char name[48];                  /* the run's own child: run-<helper pid>-<time> */
         char why[256];                  /* why it cannot be used */
 };

@@ -105,7 +105,7 @@ bool run_cgroup_open(struct run_cgroup *cg, const char *path)
 
         cg->path = path[0] ? path : NULL;
         cg->dir = cg->host_ns = -1;
-        cg->made = false;
+        cg->made = cg->has_init = false;
         cg->why[0] = '\0';
         clock_gettime(CLOCK_MONOTONIC, &now);
         snprintf(cg->name, sizeof(cg->name), "run-%d-%llx", (int)getpid(),
@@ -172,7 +172,7 @@ static bool run_cgroup_make(struct run_cgroup *cg, const char *controller)
  * init, already in it for the memory controller, counts too). */
 bool run_cgroup_enter_pids(struct run_cgroup *cg, pid_t pid, uint64_t max)
 {
-        uint64_t init_too = cg->made;
+        uint64_t init_too = cg->has_init;
 
         return run_cgroup_make(cg, "pids") && cgroup_set(cg, "pids.max", max + init_too, false) &&
                cgroup_set(cg, "cgroup.procs", (unsigned long long)pid, false);
@@ -184,9 +184,10 @@ bool run_cgroup_enter_pids(struct run_cgroup *cg, pid_t pid, uint64_t max)
  * kernel memory included. */
 bool run_cgroup_enter_memory(struct run_cgroup *cg, uint64_t max)
 {
-        return run_cgroup_make(cg, "memory") &&
-               (max == SBX_LIMIT_NONE || cgroup_set(cg, "memory.max", max, false)) &&
-               cgroup_set(cg, "memory.swap.max", 0, true) && cgroup_set(cg, "cgroup.procs", 0, false);
+        cg->has_init = run_cgroup_make(cg, "memory") &&
+                       (max == SBX_LIMIT_NONE || cgroup_set(cg, "memory.max", max, false)) &&
+                       cgroup_set(cg, "memory.swap.max", 0, true) && cgroup_set(cg, "cgroup.procs", 0, false);
+        return cg->has_init;
 }
 
 /* The run's peak (-1 where memory.peak is missing) and whether the OOM

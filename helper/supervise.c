@@ -166,6 +166,7 @@ static int init_reap(pid_t cpid)
 __attribute__((noreturn)) static void init_main(struct run *run)
 {
         int sock[2];            /* init <-> candidate, for the user namespace maps */
+        char adj[40];
         pid_t cpid;
 
         die_report_to(-1, run->out);
@@ -193,6 +194,11 @@ __attribute__((noreturn)) static void init_main(struct run *run)
                 candidate_main(run, sock[1]);
         }
         close(sock[1]);
+        /* The run's OOM killer kills the candidate's tree before init, which
+         * reports (raising needs no CAP_SYS_RESOURCE; lowering would). */
+        snprintf(adj, sizeof(adj), "/proc/%d/oom_score_adj", (int)cpid);
+        if (run->cg.has_init && write_file_at(AT_FDCWD, adj, "1000") < 0)
+                die_errno("write %s", adj);
         init_cap_candidate(run, cpid, sock[0]);
         close(run->host_proc);
         close_fdp(&run->cg.dir);

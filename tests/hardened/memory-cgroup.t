@@ -124,6 +124,7 @@ fi
 runs_left() { find "$deleg" -maxdepth 1 -name 'run-*' -type d 2>/dev/null | wc -l; }
 if [ -n "$why" ]; then
         for t in "a run is in its own memory cgroup (memory_peak, no message)" \
+                 "the candidate's oom_score_adj is 1000" \
                  "256 MB in /dev/shm under --memory 64M: status memory-limit, oom_killed" \
                  "the run's peak stays within --memory" "the run's cgroup is removed" \
                  "--memory none: the run still gets a cgroup, unbounded" "--probe says the memory cgroup is usable"; do
@@ -134,13 +135,19 @@ fi
 
 conf memory_cgroup "$deleg"
 before=$(runs_left)
-hx_run --workdir "$W" --memory 64M -- /bin/cat /proc/self/cgroup
+hx_run --workdir "$W" --memory 64M -- /bin/cat /proc/self/cgroup /proc/self/oom_score_adj
 peak=$(pget memory_peak "$T/status.json")
 if [ "$rc" -eq 0 ] && [ -z "$(jfield message)" ] && grep -q '/run-' "$T/out" &&
    [ "$peak" != null ] && [ "$peak" -gt 0 ]; then
         ok "a run is in its own memory cgroup (memory_peak $peak, no message)"
 else
         not_ok "a run is in its own memory cgroup (memory_peak, no message)"; show_run
+fi
+# The OOM killer takes the candidate's tree first: init stays to report.
+if grep -qx 1000 "$T/out"; then
+        ok "the candidate's oom_score_adj is 1000"
+else
+        not_ok "the candidate's oom_score_adj is 1000"; show_run
 fi
 # Page cache of a tmpfs file: charged to no process's RLIMIT_AS, only to the cgroup.
 HX_HOSTILE=60 hx_run --workdir "$W" --memory 64M --tmpfs-size 400M --timeout 30 -- \
