@@ -199,6 +199,7 @@ void run_cgroup_memory_stats(const struct run_cgroup *cg, long long *peak, bool 
         auto_fd fd = -1;
         ssize_t n;
 
+        *peak = -1;
         snprintf(path, sizeof(path), "%s/memory.peak", cg->name);
         if (cg->dir >= 0 && (fd = openat(cg->dir, path, O_RDONLY | O_CLOEXEC)) >= 0 &&
             (n = read(fd, text, sizeof(text) - 1)) > 0)

@@ -176,7 +176,9 @@ __attribute__((noreturn)) static void init_main(struct run *run)
         exit_if_orphaned(run);
         umask(0);
         /* First, so that every page of the run (its tmpfs too) is charged there. */
-        if (run->cfg->memory_cgroup[0] && !run_cgroup_enter_memory(&run->cg, run->rq->limit[LIM_MEMORY]))
+        if (run->cfg->memory_cgroup[0] && run_cgroup_enter_memory(&run->cg, run->rq->limit[LIM_MEMORY]))
+                run->out->memory_peak = 0;      /* the supervisor reads the real one */
+        else if (run->cfg->memory_cgroup[0])
                 snprintf(run->out->message, sizeof(run->out->message), "memory_cgroup %s: %s: RLIMIT_AS only",
                          run->cg.path, run->cg.why);
         if (sethostname("sbx", 3) < 0)
@@ -336,7 +338,8 @@ void supervise_run(const struct request *rq, const struct config *cfg, const str
                      (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
         out->max_rss_kb = ru.ru_maxrss;
         /* Init, and the whole pid namespace, is gone: the run's cgroup is empty. */
-        run_cgroup_memory_stats(&run.cg, &out->memory_peak, &out->oom_killed);
+        if (out->memory_peak == 0)
+                run_cgroup_memory_stats(&run.cg, &out->memory_peak, &out->oom_killed);
         run_cgroup_remove(&run.cg, out->message, sizeof(out->message));
         classify(rq, timed_out, out);
         write_status(rq, who, out);
