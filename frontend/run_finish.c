@@ -97,13 +97,15 @@ static int classify_helper(struct run_result *res, const char *text, int *code,
                 res->status = RUN_TIMEOUT;
                 set_detail(res, "", "cpu-limit");
         } else {
+                /* memory-limit is a signal death too (the OOM killer's SIGKILL,
+                 * or a crash near RLIMIT_AS): never exit code 0. */
+                bool killed = strcmp(status, "signaled") == 0 || strcmp(status, "memory-limit") == 0;
+
                 final = 0;
                 if (strcmp(status, "memory-limit") == 0)
                         set_detail(res, "", "memory-limit");
-                *code = strcmp(status, "signaled") == 0 ? -1 :
-                        (int)json_num(j, "exit_code", *code);
-                *sig = strcmp(status, "signaled") == 0 ?
-                        (int)json_num(j, "signal", 0) : 0;
+                *code = killed ? -1 : (int)json_num(j, "exit_code", *code);
+                *sig = killed ? (int)json_num(j, "signal", 0) : 0;
         }
         if (j) {
                 res->cpu_s = json_num(j, "cpu_s", res->cpu_s);

@@ -7,6 +7,7 @@
 #endif
 #define CONF_MAX_BYTES 65536
 #define CGROUP_ROOT "/sys/fs/cgroup"
+#define CGROUP_RULE " must be a directory below " CGROUP_ROOT "/, without . or .. components, shorter than 256 bytes"
 
 /* Safe values for a config that leaves a limit out: ms, bytes, counts. */
 static const uint64_t builtin_default[LIM_COUNT] = { 10000, 10000, 1ULL << 30, 64, 64ULL << 20, 256, 64ULL << 20 };
@@ -46,13 +47,14 @@ static const char *set_key(struct config *cfg, const char *key, const char *valu
                 strcpy(cfg->prefixes[cfg->n_prefixes++], value);
                 return NULL;
         }
-        if (strcmp(key, "pids_cgroup") == 0) {
+        if (strcmp(key, "pids_cgroup") == 0 || strcmp(key, "memory_cgroup") == 0) {
+                char *slot = key[0] == 'p' ? cfg->pids_cgroup : cfg->memory_cgroup;
+
                 /* Only a cgroup2 directory can be meant; it is written as root. */
                 if (!path_is_clean(value) || strstr(value, "..") || !path_is_under(value, CGROUP_ROOT) ||
                     strcmp(value, CGROUP_ROOT) == 0 || strlen(value) >= sizeof(cfg->pids_cgroup))
-                        return "pids_cgroup must be a directory below " CGROUP_ROOT "/, without . or .. "
-                               "components, shorter than 256 bytes";
-                strcpy(cfg->pids_cgroup, value);
+                        return key[0] == 'p' ? "pids_cgroup" CGROUP_RULE : "memory_cgroup" CGROUP_RULE;
+                strcpy(slot, value);
                 return NULL;
         }
         if (strcmp(key, "allow_network") == 0)
@@ -95,6 +97,9 @@ int config_parse(struct config *cfg, const char *path, char *text, char *err, si
         }
         if (cfg->group[0] == '\0')
                 return set_error(err, errlen, "%s: no \"group\" line: nobody may use the helper", path);
+        /* A process is in one cgroup: the run's holds both controllers. */
+        if (cfg->memory_cgroup[0] && cfg->pids_cgroup[0] && strcmp(cfg->memory_cgroup, cfg->pids_cgroup) != 0)
+                return set_error(err, errlen, "%s: memory_cgroup and pids_cgroup must name the same directory", path);
         for (int i = 0; i < LIM_COUNT; i++) {
                 if (cfg->deflt[i] > cfg->max[i])
                         return set_error(err, errlen, "%s: default_%s is above max_%s", path,

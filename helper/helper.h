@@ -38,6 +38,8 @@ struct outcome {                        /* the status line */
         bool setup_failed, reaped;
         double wall_s, cpu_s;
         long max_rss_kb;
+        long long memory_peak;          /* bytes; -1 without a memory cgroup */
+        bool oom_killed;
         char message[SBX_ERRLEN];
 };
 __attribute__((noreturn, format(printf, 2, 3))) void die_with(int errnum, const char *fmt, ...);
@@ -98,6 +100,7 @@ struct config {
         char prefixes[SBX_MAX_PREFIXES][256];
         size_t n_prefixes;
         char pids_cgroup[256];          /* "" when unset */
+        char memory_cgroup[256];        /* "" when unset; else the same as pids_cgroup if that is set */
 };
 void config_set_builtin(struct config *cfg);
 int config_parse(struct config *cfg, const char *path, char *text, char *err, size_t errlen);
@@ -130,16 +133,19 @@ void limits_set(int resource, const char *name, rlim_t soft, rlim_t hard);
 void limits_apply_rlimits(const struct request *rq);
 void limits_ipc_namespace(const struct request *rq);
 int limits_count_processes(int host_proc_fd, uid_t uid);
-struct pids_cgroup {                    /* helper.conf's pids_cgroup */
+struct run_cgroup {                     /* helper.conf's memory_cgroup, else pids_cgroup */
         const char *path;               /* NULL when not configured */
         int dir, host_ns;               /* it, and the cgroup namespace moves are made from */
+        bool made, has_init;            /* init made the run's child; init is in it */
         char name[48];                  /* the run's own child: run-<helper pid>-<time> */
         char why[256];                  /* why it cannot be used */
 };
-bool pids_cgroup_open(struct pids_cgroup *cg, const char *path);
-bool pids_cgroup_usable(struct pids_cgroup *cg);
-bool pids_cgroup_enter(struct pids_cgroup *cg, pid_t pid, uint64_t max);
-void pids_cgroup_remove(const struct pids_cgroup *cg, char *msg, size_t msglen);
+bool run_cgroup_open(struct run_cgroup *cg, const char *path);
+bool run_cgroup_usable(struct run_cgroup *cg, const char *controller);
+bool run_cgroup_enter_pids(struct run_cgroup *cg, pid_t pid, uint64_t max);
+bool run_cgroup_enter_memory(struct run_cgroup *cg, uint64_t max);
+void run_cgroup_memory_stats(const struct run_cgroup *cg, long long *peak, bool *oom_killed);
+void run_cgroup_remove(const struct run_cgroup *cg, char *msg, size_t msglen);
 
 /* supervise.c and probe.c: a run, and --probe */
 __attribute__((noreturn)) void supervise_run(const struct request *rq, const struct config *cfg,

@@ -1,6 +1,7 @@
-/* rlimits of the candidate, and how its process count is capped per run
- * when it cannot have a user namespace: a delegated pids cgroup, else
- * RLIMIT_NPROC above what the caller already runs. */
+/* rlimits of the candidate, and the run's own cgroup: its memory when a
+ * delegated memory cgroup is configured, and its process count when it
+ * cannot have a user namespace (else RLIMIT_NPROC above what the caller
+ * already runs). */
 #include <dirent.h>
 #include <linux/magic.h>
 #include <sys/vfs.h>
@@ -11,7 +12,7 @@
 /* Our own processes of the caller's uid (supervisor, init) that count
  * against a per-uid RLIMIT_NPROC on top of what the caller already runs. */
 #define NPROC_HELPER_SLACK 4
-#define PIDS_CGROUP_RMDIR_TRIES 200     /* 1 ms apart */
+#define RUN_CGROUP_RMDIR_TRIES 200     /* 1 ms apart */
 #define SBX_RLIMIT_STACK (8ULL << 20)
 #define SBX_RLIMIT_SIGPENDING 256
 #define SBX_SHMMNI 8                    /* SysV shm segments of a run */
@@ -95,15 +96,16 @@ int limits_count_processes(int host_proc_fd, uid_t uid)
         return count;
 }
 
-/* Opened before the namespaces (the path is not reachable after); used
- * only when the candidate cannot have a user namespace. The run's name is
- * unique even among helpers of other pid namespaces sharing the directory. */
-bool pids_cgroup_open(struct pids_cgroup *cg, const char *path)
+/* Opened before the namespaces (the path is not reachable after). The run's
+ * name is unique even among helpers of other pid namespaces sharing the
+ * directory. */
+bool run_cgroup_open(struct run_cgroup *cg, const char *path)
 {
         struct timespec now;
 
         cg->path = path[0] ? path : NULL;
         cg->dir = cg->host_ns = -1;
+        cg->made = cg->has_init = false;
         cg->why[0] = '\0';
         clock_gettime(CLOCK_MONOTONIC, &now);
         snprintf(cg->name, sizeof(cg->name), "run-%d-%llx", (int)getpid(),
@@ -114,10 +116,10 @@ bool pids_cgroup_open(struct pids_cgroup *cg, const char *path)
         return cg->dir >= 0;
 }
 
-/* On cgroup2, and its children get the pids controller. */
-bool pids_cgroup_usable(struct pids_cgroup *cg)
+/* On cgroup2, and its children get the controller. */
+bool run_cgroup_usable(struct run_cgroup *cg, const char *controller)
 {
-        char list[256] = " ";           /* " cpu pids\n": a word is " NAME" + space or newline */
+        char list[256] = " ", word[32]; /* " cpu pids\n": a word is " NAME" + space or newline */
         auto_fd fd = -1;
         struct statfs fs;
         ssize_t n = -1;
@@ -130,39 +132,89 @@ bool pids_cgroup_usable(struct pids_cgroup *cg)
         if (fd < 0 || (n = read(fd, list + 1, sizeof(list) - 2)) < 0)
                 return set_error(cg->why, sizeof(cg->why), "cgroup.subtree_control: %s", strerror(errno)), false;
         list[n + 1] = '\0';
-        if (!strstr(list, " pids ") && !strstr(list, " pids\n"))
-                return set_error(cg->why, sizeof(cg->why), "\"pids\" is not in its cgroup.subtree_control"), false;
-        return true;
+        snprintf(word, sizeof(word), " %s ", controller);
+        if (strstr(list, word))
+                return true;
+        word[strlen(word) - 1] = '\n';
+        if (strstr(list, word))
+                return true;
+        return set_error(cg->why, sizeof(cg->why), "\"%s\" is not in its cgroup.subtree_control", controller), false;
 }
 
-/* Moves pid into a new child of the cgroup that allows max tasks. From the
- * host's cgroup namespace: with nsdelegate a move is checked against the
- * namespace of whoever opened cgroup.procs. */
-bool pids_cgroup_enter(struct pids_cgroup *cg, pid_t pid, uint64_t max)
+/* Writes value to the run's FILE; a missing optional file is skipped. */
+static bool cgroup_set(struct run_cgroup *cg, const char *file, unsigned long long value, bool optional)
 {
-        const char *files[] = { "pids.max", "cgroup.procs" };
-        unsigned long long values[] = { max, (unsigned long long)pid };
-        char path[64], value[32];
+        char path[96], text[32];
 
-        if (!pids_cgroup_usable(cg))
+        snprintf(path, sizeof(path), "%s/%s", cg->name, file);
+        snprintf(text, sizeof(text), "%llu", value);
+        if (write_file_at(cg->dir, path, text) == 0 || (optional && errno == ENOENT))
+                return true;
+        return set_error(cg->why, sizeof(cg->why), "%s: %s", path, strerror(errno)), false;
+}
+
+/* Makes the run's child (once) for controller. From the host's cgroup
+ * namespace: with nsdelegate a move is checked against the namespace of
+ * whoever opened cgroup.procs. */
+static bool run_cgroup_make(struct run_cgroup *cg, const char *controller)
+{
+        if (!run_cgroup_usable(cg, controller))
                 return false;
         if (setns(cg->host_ns, CLONE_NEWCGROUP) < 0)
                 return set_error(cg->why, sizeof(cg->why), "setns: %s", strerror(errno)), false;
-        if (mkdirat(cg->dir, cg->name, 0755) < 0)
+        if (!cg->made && mkdirat(cg->dir, cg->name, 0755) < 0)
                 return set_error(cg->why, sizeof(cg->why), "mkdir %s: %s", cg->name, strerror(errno)), false;
-        for (int i = 0; i < 2; i++) {
-                snprintf(path, sizeof(path), "%s/%s", cg->name, files[i]);
-                snprintf(value, sizeof(value), "%llu", values[i]);
-                if (write_file_at(cg->dir, path, value) < 0)
-                        return set_error(cg->why, sizeof(cg->why), "%s: %s", path, strerror(errno)), false;
-        }
+        cg->made = true;
         return true;
 }
 
-/* After the run: its tasks leave the cgroup as they are released, so a
- * moment of EBUSY is retried. Gone already (ENOENT) is fine; a failure is
- * added to msg. */
-void pids_cgroup_remove(const struct pids_cgroup *cg, char *msg, size_t msglen)
+/* Moves pid into the run's child, which allows max tasks (one more when
+ * init, already in it for the memory controller, counts too). */
+bool run_cgroup_enter_pids(struct run_cgroup *cg, pid_t pid, uint64_t max)
+{
+        uint64_t init_too = cg->has_init;
+
+        return run_cgroup_make(cg, "pids") && cgroup_set(cg, "pids.max", max + init_too, false) &&
+               cgroup_set(cg, "cgroup.procs", (unsigned long long)pid, false);
+}
+
+/* Moves the caller (init, before anything else of the run exists) into the
+ * run's child, capped at max bytes and no swap, so that every page the run
+ * faults in is charged there: tmpfs, shm and memfd pages, page cache and
+ * kernel memory included. */
+bool run_cgroup_enter_memory(struct run_cgroup *cg, uint64_t max)
+{
+        cg->has_init = run_cgroup_make(cg, "memory") &&
+                       (max == SBX_LIMIT_NONE || cgroup_set(cg, "memory.max", max, false)) &&
+                       cgroup_set(cg, "memory.swap.max", 0, true) && cgroup_set(cg, "cgroup.procs", 0, false);
+        return cg->has_init;
+}
+
+/* The run's peak (-1 where memory.peak is missing) and whether the OOM
+ * killer fired in it, read before its removal. */
+void run_cgroup_memory_stats(const struct run_cgroup *cg, long long *peak, bool *oom_killed)
+{
+        char path[96], text[1024];
+        const char *oom;
+        auto_fd fd = -1;
+        ssize_t n;
+
+        *peak = -1;
+        snprintf(path, sizeof(path), "%s/memory.peak", cg->name);
+        if (cg->dir >= 0 && (fd = openat(cg->dir, path, O_RDONLY | O_CLOEXEC)) >= 0 &&
+            (n = read(fd, text, sizeof(text) - 1)) > 0)
+                text[n] = '\0', *peak = atoll(text);
+        close_fdp(&fd);
+        snprintf(path, sizeof(path), "%s/memory.events", cg->name);
+        fd = cg->dir >= 0 ? openat(cg->dir, path, O_RDONLY | O_CLOEXEC) : -1;
+        if (fd >= 0 && (n = read(fd, text, sizeof(text) - 1)) > 0) {
+                text[n] = '\0';
+                oom = strstr(text, "oom_kill ");
+                *oom_killed = oom && atoll(oom + 9) > 0;
+        }
+}
+
+void run_cgroup_remove(const struct run_cgroup *cg, char *msg, size_t msglen)
 {
         size_t n = strlen(msg);
 
@@ -171,10 +223,10 @@ void pids_cgroup_remove(const struct pids_cgroup *cg, char *msg, size_t msglen)
         for (int try = 0;; try++) {
                 if (unlinkat(cg->dir, cg->name, AT_REMOVEDIR) == 0 || errno == ENOENT)
                         return;
-                if (errno != EBUSY || try == PIDS_CGROUP_RMDIR_TRIES ||
+                if (errno != EBUSY || try == RUN_CGROUP_RMDIR_TRIES ||
                     nanosleep(&(struct timespec){ 0, 1000000 }, NULL) < 0)
                         break;
         }
-        snprintf(msg + n, msglen - n, "%spids_cgroup %s/%s is left behind: %s", n ? "; " : "",
+        snprintf(msg + n, msglen - n, "%scgroup %s/%s is left behind: %s", n ? "; " : "",
                  cg->path, cg->name, strerror(errno));
 }

@@ -40,13 +40,31 @@ static void print_config(const struct config *cfg, bool valid, const char *error
         printf("],\"allow_network\":false}");
 }
 
-/* What --memory bounds, and what it does not (no memory cgroup here). */
-static void print_memory_bound(void)
+/* A configured cgroup: null, or where, and whether and why not usable. */
+static void print_cgroup(const char *before, const struct run_cgroup *cg, bool usable)
 {
-        printf("\"memory\":{\"cgroup\":false,\"bounded\":[\"address space of each process (RLIMIT_AS)\","
-               "\"SysV shared memory, all segments together (shmall, shmmax, shmmni 8)\"],"
-               "\"tmpfs\":\"one tmpfs of tmpfs_size (one inode per 2 KiB) for /tmp, /dev/shm, home and a private workdir\","
-               "\"not_bounded\":[\"page cache\",\"kernel memory (pipes, sockets, page tables)\","
+        printf("%s", before);
+        if (!cg->path) {
+                printf("null");
+                return;
+        }
+        print_str("{\"path\":", cg->path);
+        print_str(usable ? ",\"usable\":true,\"why_not\":" : ",\"usable\":false,\"why_not\":", cg->why);
+        printf("}");
+}
+
+/* What --memory bounds, and what it does not, with and without the run's
+ * memory cgroup. */
+static void print_memory_bound(const struct run_cgroup *mem, bool usable)
+{
+        printf("\"memory\":{\"cgroup\":%s", usable ? "true" : "false");
+        print_cgroup(",\"memory_cgroup\":", mem, usable);
+        printf(",\"bounded\":[\"address space of each process (RLIMIT_AS)\","
+               "\"SysV shared memory, all segments together (shmall, shmmax, shmmni 8)\"%s],"
+               "\"tmpfs\":\"one tmpfs of tmpfs_size (one inode per 2 KiB) for /tmp, /dev/shm, home and a private workdir\",",
+               usable ? ",\"all the run's memory together (memory.max, no swap): page cache, kernel memory, "
+                        "shm, memfd and tmpfs pages it faults in\"" : "");
+        printf(usable ? "\"not_bounded\":[]}" : "\"not_bounded\":[\"page cache\",\"kernel memory (pipes, sockets, page tables)\","
                "\"memfd, unless the seccomp policy denies memfd_create\"]}");
 }
 
@@ -63,14 +81,15 @@ static bool caller_gets_userns(void)
 void probe_run(void)
 {
         char err[SBX_ERRLEN] = "", conf_err[SBX_ERRLEN] = "", who_err[SBX_ERRLEN] = "";
-        struct pids_cgroup cg;
+        struct run_cgroup cg, mem;
         struct config cfg;
         struct caller who;
         uid_t caller_uid = getuid();    /* before caller_gets_userns() unshares */
         bool setuid_ok = privs_check_installed(err, sizeof(err)) == 0;
         bool conf_ok = config_load(&cfg, conf_err, sizeof(conf_err)) == 0;
         bool allowed = conf_ok && privs_identify_caller(&cfg, &who, who_err, sizeof(who_err)) == 0;
-        bool cg_ok = pids_cgroup_open(&cg, conf_ok ? cfg.pids_cgroup : "") && pids_cgroup_usable(&cg);
+        bool cg_ok = run_cgroup_open(&cg, conf_ok ? cfg.pids_cgroup : "") && run_cgroup_usable(&cg, "pids");
+        bool mem_ok = run_cgroup_open(&mem, conf_ok ? cfg.memory_cgroup : "") && run_cgroup_usable(&mem, "memory");
         bool userns = caller_gets_userns();
         bool ok = setuid_ok && conf_ok && allowed;
 
@@ -78,15 +97,11 @@ void probe_run(void)
         print_str(",\"reason\":", !setuid_ok ? err : !conf_ok ? conf_err : !allowed ? who_err : "");
         printf(",\"installed_setuid\":%s", setuid_ok ? "true" : "false");
         print_config(&cfg, conf_ok, conf_err);
-        printf(",\"host\":{\"user_namespaces\":%s,\"nproc_mode\":\"%s\",\"pids_cgroup\":",
+        printf(",\"host\":{\"user_namespaces\":%s,\"nproc_mode\":\"%s\"",
                userns ? "true" : "false", userns ? "userns" : cg_ok ? "cgroup" : "rlimit");
-        if (cg.path) {
-                print_str("{\"path\":", cg.path);
-                print_str(cg_ok ? ",\"usable\":true,\"why_not\":" : ",\"usable\":false,\"why_not\":", cg.why);
-        }
-        printf(cg.path ? "}," : "null,");
-        printf("\"seccomp\":true,\"network\":\"loopback only\",");
-        print_memory_bound();
+        print_cgroup(",\"pids_cgroup\":", &cg, cg_ok);
+        printf(",\"seccomp\":true,\"network\":\"loopback only\",");
+        print_memory_bound(&mem, mem_ok);
         printf("},\"caller\":{\"uid\":%u,\"allowed\":%s}}\n", (unsigned)caller_uid, allowed ? "true" : "false");
         exit(ok ? 0 : SBX_EXIT_SETUP);
 }

@@ -25,7 +25,7 @@ struct run {
         struct outcome *out;    /* shared with init and the candidate */
         int alive[2];           /* a pipe: POLLERR on [1] once the supervisor is gone */
         int host_proc;          /* the host's /proc, for the rlimit fallback */
-        struct pids_cgroup cg;
+        struct run_cgroup cg;
 };
 
 /* Init dies with the supervisor. Credential changes reset the death signal,
@@ -134,11 +134,13 @@ static void init_cap_candidate(struct run *run, pid_t cpid, int cand_sock)
                 write_id_map(cpid, "setgroups", 0);
                 write_id_map(cpid, "uid_map", (unsigned)run->who->uid);
                 write_id_map(cpid, "gid_map", (unsigned)run->who->gid);
-        } else if (pids_cgroup_enter(&run->cg, cpid, run->rq->limit[LIM_NPROC])) {
+        } else if (run->cfg->pids_cgroup[0] && run_cgroup_enter_pids(&run->cg, cpid, run->rq->limit[LIM_NPROC])) {
                 mode = 'c';
-        } else if (run->cg.path) {
-                snprintf(run->out->message, sizeof(run->out->message), "pids_cgroup %s: %s: nproc_mode rlimit",
-                         run->cg.path, run->cg.why);
+        } else if (run->cfg->pids_cgroup[0]) {
+                size_t n = strlen(run->out->message);
+
+                snprintf(run->out->message + n, sizeof(run->out->message) - n, "%spids_cgroup %s: %s: nproc_mode rlimit",
+                         n ? "; " : "", run->cg.path, run->cg.why);
         }
         if (write(cand_sock, &mode, 1) != 1)
                 die_errno("signal the candidate");
@@ -164,6 +166,7 @@ static int init_reap(pid_t cpid)
 __attribute__((noreturn)) static void init_main(struct run *run)
 {
         int sock[2];            /* init <-> candidate, for the user namespace maps */
+        char adj[40];
         pid_t cpid;
 
         die_report_to(-1, run->out);
@@ -172,6 +175,12 @@ __attribute__((noreturn)) static void init_main(struct run *run)
                 close(run->rq->status_fd);
         exit_if_orphaned(run);
         umask(0);
+        /* First, so that every page of the run (its tmpfs too) is charged there. */
+        if (run->cfg->memory_cgroup[0] && run_cgroup_enter_memory(&run->cg, run->rq->limit[LIM_MEMORY]))
+                run->out->memory_peak = 0;      /* the supervisor reads the real one */
+        else if (run->cfg->memory_cgroup[0])
+                snprintf(run->out->message, sizeof(run->out->message), "memory_cgroup %s: %s: RLIMIT_AS only",
+                         run->cg.path, run->cg.why);
         if (sethostname("sbx", 3) < 0)
                 die_errno("sethostname");
         net_bring_up_loopback();
@@ -187,6 +196,11 @@ __attribute__((noreturn)) static void init_main(struct run *run)
                 candidate_main(run, sock[1]);
         }
         close(sock[1]);
+        /* The run's OOM killer kills the candidate's tree before init, which
+         * reports (raising needs no CAP_SYS_RESOURCE; lowering would). */
+        snprintf(adj, sizeof(adj), "/proc/%d/oom_score_adj", (int)cpid);
+        if (run->cg.has_init && write_file_at(AT_FDCWD, adj, "1000") < 0)
+                die_errno("write %s", adj);
         init_cap_candidate(run, cpid, sock[0]);
         close(run->host_proc);
         close_fdp(&run->cg.dir);
@@ -249,7 +263,9 @@ static void classify(const struct request *rq, bool timed_out, struct outcome *o
         } else {
                 out->signal = WTERMSIG(status);
                 out->status = "signaled";
-                if (out->signal == SIGXCPU ||
+                if (out->signal == SIGKILL && out->oom_killed)
+                        out->status = "memory-limit";
+                else if (out->signal == SIGXCPU ||
                     (out->signal == SIGKILL && out->cpu_s * 1000.0 >= (double)rq->limit[LIM_CPU]))
                         out->status = "cpu-limit";
                 /* A guess: an RLIMIT_AS failure leaves no trace but a crash near the limit. */
@@ -289,12 +305,12 @@ void supervise_run(const struct request *rq, const struct config *cfg, const str
 
         if (out == MAP_FAILED || pipe2(run.alive, O_CLOEXEC) < 0)
                 die_errno("set up the sandbox's outcome");
-        *out = (struct outcome){ .status = "setup-error", .nproc_mode = "none" };
+        *out = (struct outcome){ .status = "setup-error", .nproc_mode = "none", .memory_peak = -1 };
         run.out = out;
         run.host_proc = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (run.host_proc < 0)
                 die_errno("open /proc");
-        pids_cgroup_open(&run.cg, cfg->pids_cgroup);
+        run_cgroup_open(&run.cg, cfg->memory_cgroup[0] ? cfg->memory_cgroup : cfg->pids_cgroup);
         /* A caller's SIG_IGN for SIGCHLD would reap init before we wait for it. */
         if (signal(SIGCHLD, SIG_DFL) == SIG_ERR)
                 die_errno("reset SIGCHLD");
@@ -321,8 +337,10 @@ void supervise_run(const struct request *rq, const struct config *cfg, const str
         out->cpu_s = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
                      (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
         out->max_rss_kb = ru.ru_maxrss;
-        if (strcmp(out->nproc_mode, "userns") != 0)     /* init, and the whole pid namespace, is gone */
-                pids_cgroup_remove(&run.cg, out->message, sizeof(out->message));
+        /* Init, and the whole pid namespace, is gone: the run's cgroup is empty. */
+        if (out->memory_peak == 0)
+                run_cgroup_memory_stats(&run.cg, &out->memory_peak, &out->oom_killed);
+        run_cgroup_remove(&run.cg, out->message, sizeof(out->message));
         classify(rq, timed_out, out);
         write_status(rq, who, out);
         _exit(out->helper_exit);         /* nothing is buffered; skip the libraries' exit handlers */

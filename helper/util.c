@@ -50,18 +50,21 @@ int poll_timeout_ms(double left_ms)
 /* One line of JSON, the status line of docs/helper-contract.md. */
 int outcome_format(const struct outcome *out, char *line, size_t len)
 {
-        char msg[2 * SBX_ERRLEN];
+        char msg[2 * SBX_ERRLEN], peak[24] = "null";
 
         json_write_string(msg, sizeof(msg), out->message);
+        if (out->memory_peak >= 0)
+                snprintf(peak, sizeof(peak), "%lld", out->memory_peak);
         return snprintf(line, len, "{\"status\":\"%s\",\"exit_code\":%d,\"signal\":%d,\"wall_s\":%.4f,"
-                        "\"cpu_s\":%.4f,\"max_rss_kb\":%ld,\"nproc_mode\":\"%s\",\"message\":\"%s\"}\n",
-                        out->status, out->exit_code, out->signal, out->wall_s, out->cpu_s,
-                        out->max_rss_kb, out->nproc_mode, msg);
+                        "\"cpu_s\":%.4f,\"max_rss_kb\":%ld,\"memory_peak\":%s,\"oom_killed\":%s,"
+                        "\"nproc_mode\":\"%s\",\"message\":\"%s\"}\n",
+                        out->status, out->exit_code, out->signal, out->wall_s, out->cpu_s, out->max_rss_kb,
+                        peak, out->oom_killed ? "true" : "false", out->nproc_mode, msg);
 }
 
 void die_with(int errnum, const char *fmt, ...)
 {
-        struct outcome out = { .status = "setup-error", .nproc_mode = "none" };
+        struct outcome out = { .status = "setup-error", .nproc_mode = "none", .memory_peak = -1 };
         char line[3 * SBX_ERRLEN];
         va_list ap;
         int n;

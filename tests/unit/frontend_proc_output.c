@@ -200,6 +200,14 @@ static void classify_helper(void **state)
                      "{\"status\":\"signaled\",\"exit_code\":0,\"signal\":11}", false, false, 4);
         assert_int_equal(r.status, RUN_FAILED);
         assert_int_equal(r.returncode, -11);
+        /* The memory cgroup's OOM kill: a failure with its detail, not exit 0. */
+        memset(&r, 0, sizeof(r));
+        run_classify(&r, TIER_HELPER, EXITED(137),
+                     "{\"status\":\"memory-limit\",\"exit_code\":0,\"signal\":9,\"memory_peak\":67108864,"
+                     "\"oom_killed\":true}", false, false, 4);
+        assert_int_equal(r.status, RUN_FAILED);
+        assert_int_equal(r.returncode, -9);
+        assert_string_equal(r.detail, "memory-limit");
 }
 
 static void sanitize_makes_valid_utf8(void **state)

@@ -36,6 +36,7 @@ static void test_full_config_parses(void **state)
         assert_int_equal(cfg.n_prefixes, 2);
         assert_string_equal(cfg.prefixes[1], "/usr/local");
         assert_string_equal(cfg.pids_cgroup, "");
+        assert_string_equal(cfg.memory_cgroup, "");
 }
 
 /* Each bad config is refused with "test.conf:LINE:" naming the line. */
@@ -72,39 +73,68 @@ static void test_inconsistent_configs_are_refused(void **state)
         expect_error_at("group = sbx\ndefault_memory = none\n", 0, "default_memory");
 }
 
+/* "group = g\nKEY = VALUE\n" parsed: 0, or -1 with the error checked to
+ * name line 2 and the key. */
+static int parse_cgroup_key(struct config *cfg, const char *key, const char *value, bool want_ok)
+{
+        char text[400], err[SBX_ERRLEN] = "";
+
+        snprintf(text, sizeof(text), "group = g\n%s = %s\n", key, value);
+        if (!want_ok) {
+                expect_error_at(text, 2, key);
+                return -1;
+        }
+        assert_int_equal(parse(cfg, text, err, sizeof(err)), 0);
+        return 0;
+}
+
 /* A cgroup directory the admin delegated; the helper writes there as root,
  * so nothing but a clean path below /sys/fs/cgroup/ is accepted. */
-static void test_pids_cgroup(void **state)
+static void check_cgroup_key(const char *key)
 {
-        char long_line[400], long_path[300];
+        const char *bad[] = { "sys/fs/cgroup/sbx", "/sys/fs/cgroup", "/sys/fs/cgroup/", "/sys/fs/cgroupx/sbx",
+                              "/tmp/sbx", "/sys/fs/cgroup/../../etc", "/sys/fs/cgroup/sbx/..", "/sys/fs/cgroup/a..b",
+                              "/sys/fs/cgroup/./sbx", "/sys/fs/cgroup//sbx", "" };
+        char long_path[300];
         struct config cfg;
-        char err[SBX_ERRLEN] = "";
+        const char *slot = key[0] == 'p' ? cfg.pids_cgroup : cfg.memory_cgroup;
 
-        assert_int_equal(parse(&cfg, "group = g\npids_cgroup = /sys/fs/cgroup/sbx\n", err, sizeof(err)), 0);
-        assert_string_equal(cfg.pids_cgroup, "/sys/fs/cgroup/sbx");
-        assert_int_equal(parse(&cfg, "group = g\npids_cgroup = /sys/fs/cgroup/a/b.c\n", err, sizeof(err)), 0);
-        assert_string_equal(cfg.pids_cgroup, "/sys/fs/cgroup/a/b.c");
-        expect_error_at("group = g\npids_cgroup = sys/fs/cgroup/sbx\n", 2, "pids_cgroup");
-        expect_error_at("group = g\npids_cgroup = /sys/fs/cgroup\n", 2, "pids_cgroup");
-        expect_error_at("group = g\npids_cgroup = /sys/fs/cgroup/\n", 2, "pids_cgroup");
-        expect_error_at("group = g\npids_cgroup = /sys/fs/cgroupx/sbx\n", 2, "pids_cgroup");
-        expect_error_at("group = g\npids_cgroup = /tmp/sbx\n", 2, "pids_cgroup");
-        expect_error_at("group = g\npids_cgroup = /sys/fs/cgroup/../../etc\n", 2, "pids_cgroup");
-        expect_error_at("group = g\npids_cgroup = /sys/fs/cgroup/sbx/..\n", 2, "pids_cgroup");
-        expect_error_at("group = g\npids_cgroup = /sys/fs/cgroup/a..b\n", 2, "pids_cgroup");
-        expect_error_at("group = g\npids_cgroup = /sys/fs/cgroup/./sbx\n", 2, "pids_cgroup");
-        expect_error_at("group = g\npids_cgroup = /sys/fs/cgroup//sbx\n", 2, "pids_cgroup");
-        expect_error_at("group = g\npids_cgroup =\n", 2, "pids_cgroup");
+        parse_cgroup_key(&cfg, key, "/sys/fs/cgroup/sbx", true);
+        assert_string_equal(slot, "/sys/fs/cgroup/sbx");
+        parse_cgroup_key(&cfg, key, "/sys/fs/cgroup/a/b.c", true);
+        assert_string_equal(slot, "/sys/fs/cgroup/a/b.c");
+        for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+                parse_cgroup_key(&cfg, key, bad[i], false);
         /* 256 bytes and more: too long for the helper's buffer. */
         memset(long_path, 'a', sizeof(long_path));
         memcpy(long_path, "/sys/fs/cgroup/", 15);
         long_path[256] = '\0';
-        snprintf(long_line, sizeof(long_line), "group = g\npids_cgroup = %s\n", long_path);
-        expect_error_at(long_line, 2, "pids_cgroup");
+        parse_cgroup_key(&cfg, key, long_path, false);
         long_path[255] = '\0';
-        snprintf(long_line, sizeof(long_line), "group = g\npids_cgroup = %s\n", long_path);
-        assert_int_equal(parse(&cfg, long_line, err, sizeof(err)), 0);
-        assert_int_equal(strlen(cfg.pids_cgroup), 255);
+        parse_cgroup_key(&cfg, key, long_path, true);
+        assert_int_equal(strlen(slot), 255);
+}
+
+static void test_pids_cgroup(void **state)
+{
+        check_cgroup_key("pids_cgroup");
+}
+
+static void test_memory_cgroup(void **state)
+{
+        struct config cfg;
+        char err[SBX_ERRLEN] = "";
+
+        check_cgroup_key("memory_cgroup");
+        /* Either key alone sets only itself. */
+        assert_int_equal(parse(&cfg, "group = g\nmemory_cgroup = /sys/fs/cgroup/m\n", err, sizeof(err)), 0);
+        assert_string_equal(cfg.pids_cgroup, "");
+        /* A process is in one cgroup: both keys must name the run's one parent. */
+        assert_int_equal(parse(&cfg, "group = g\nmemory_cgroup = /sys/fs/cgroup/sbx\npids_cgroup = /sys/fs/cgroup/sbx\n",
+                               err, sizeof(err)), 0);
+        assert_string_equal(cfg.memory_cgroup, cfg.pids_cgroup);
+        expect_error_at("group = g\nmemory_cgroup = /sys/fs/cgroup/m\npids_cgroup = /sys/fs/cgroup/p\n", 0,
+                        "memory_cgroup and pids_cgroup must name the same directory");
 }
 
 static void test_defaults_fill_and_ceilings_refuse(void **state)
@@ -153,6 +183,7 @@ int main(void)
                 cmocka_unit_test(test_bad_lines_name_file_and_line),
                 cmocka_unit_test(test_inconsistent_configs_are_refused),
                 cmocka_unit_test(test_pids_cgroup),
+                cmocka_unit_test(test_memory_cgroup),
                 cmocka_unit_test(test_defaults_fill_and_ceilings_refuse),
                 cmocka_unit_test(test_path_helpers),
         };

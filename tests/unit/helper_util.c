@@ -32,6 +32,22 @@ static void test_escape_truncates(void **state)
         assert_int_equal(strlen(out) % 6, 0);
 }
 
+/* memory_peak is null without a memory cgroup; oom_killed a JSON boolean. */
+static void test_outcome_memory_fields(void **state)
+{
+        struct outcome out = { .status = "memory-limit", .nproc_mode = "userns", .memory_peak = -1 };
+        char line[3 * SBX_ERRLEN];
+
+        (void)state;
+        outcome_format(&out, line, sizeof(line));
+        assert_non_null(strstr(line, "\"memory_peak\":null,\"oom_killed\":false,"));
+        out.memory_peak = 67108864;
+        out.oom_killed = true;
+        outcome_format(&out, line, sizeof(line));
+        assert_non_null(strstr(line, "\"status\":\"memory-limit\""));
+        assert_non_null(strstr(line, "\"memory_peak\":67108864,\"oom_killed\":true,"));
+}
+
 static void test_poll_timeout(void **state)
 {
         (void)state;
@@ -50,6 +66,7 @@ int main(void)
                 cmocka_unit_test(test_escape_control_chars),
                 cmocka_unit_test(test_escape_truncates),
                 cmocka_unit_test(test_poll_timeout),
+                cmocka_unit_test(test_outcome_memory_fields),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);
