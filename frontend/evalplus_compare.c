@@ -1,5 +1,6 @@
 /* The trusted comparator: evalplus's rules (exact ==, np.allclose with
- * rtol 1e-7 and the task's atol, special oracles) applied to the values the
+ * rtol 1e-7 and the task's atol; the special oracles are in
+ * evalplus_oracle.c) applied to the values the
  * sandboxed driver serialized. Nothing from the candidate's process is
  * trusted but those values: no __eq__ of its own, no numpy it could patch.
  *
@@ -20,14 +21,9 @@
 #include <string.h>
 
 #include "evalplus.h"
+#include "evalplus_value.h"
 
-enum py_kind {
-        PY_BAD = 0, PY_NONE, PY_BOOL, PY_INT, PY_FLOAT, PY_COMPLEX, PY_STR,
-        PY_BYTES, PY_LIST, PY_TUPLE, PY_DICT, PY_SET, PY_FROZENSET,
-        PY_DIGEST,      /* ["h", sha256]: a value too large to send */
-};
-
-static enum py_kind kind_of(const cJSON *v)
+enum py_kind ep_kind_of(const cJSON *v)
 {
         static const struct { char tag; enum py_kind kind; } tags[] = {
                 { 'i', PY_INT }, { 'f', PY_FLOAT }, { 'c', PY_COMPLEX },
@@ -101,9 +97,9 @@ static void float_hex(double d, char *out, size_t n)
         }
 }
 
-static double as_double(const cJSON *v)
+double ep_as_double(const cJSON *v)
 {
-        enum py_kind k = kind_of(v);
+        enum py_kind k = ep_kind_of(v);
 
         if (k == PY_BOOL)
                 return cJSON_IsTrue(v) ? 1.0 : 0.0;
@@ -135,8 +131,8 @@ static bool real_eq(const cJSON *a, enum py_kind ka, const cJSON *b, enum py_kin
         if (ka != PY_FLOAT && kb != PY_FLOAT)
                 return !strcmp(int_hex(a), int_hex(b));
         if (ka == PY_FLOAT && kb == PY_FLOAT)
-                return as_double(a) == as_double(b);
-        return ka == PY_FLOAT ? int_eq_float(b, as_double(a)) : int_eq_float(a, as_double(b));
+                return ep_as_double(a) == ep_as_double(b);
+        return ka == PY_FLOAT ? int_eq_float(b, ep_as_double(a)) : int_eq_float(a, ep_as_double(b));
 }
 
 static bool num_eq(const cJSON *a, enum py_kind ka, const cJSON *b, enum py_kind kb)
@@ -150,18 +146,18 @@ static bool num_eq(const cJSON *a, enum py_kind ka, const cJSON *b, enum py_kind
                 if (strtod(payload(c, 1), NULL) != 0)
                         return false;
                 double re = strtod(payload(c, 0), NULL);
-                return kr == PY_FLOAT ? re == as_double(r) : int_eq_float(r, re);
+                return kr == PY_FLOAT ? re == ep_as_double(r) : int_eq_float(r, re);
         }
         return real_eq(a, ka, b, kb);
 }
 
-static const cJSON *items(const cJSON *v)
+const cJSON *ep_items(const cJSON *v)
 {
         return v->child ? v->child->next : NULL;
 }
 
 /* 'n' for a packed sequence, else 0. */
-static char packed(const cJSON *v)
+char ep_packed(const cJSON *v)
 {
         const cJSON *t = cJSON_IsArray(v) ? v->child : NULL;
 
@@ -170,11 +166,11 @@ static char packed(const cJSON *v)
         return t->valuestring[1];
 }
 
-static size_t seq_len(const cJSON *v)
+size_t ep_seq_len(const cJSON *v)
 {
         size_t n = 0;
 
-        if (!packed(v))
+        if (!ep_packed(v))
                 return (size_t)cJSON_GetArraySize(v) - 1;
         for (const char *p = payload(v, 0); *p; p++)
                 n += *p == ' ';
@@ -182,7 +178,7 @@ static size_t seq_len(const cJSON *v)
 }
 
 /* A packed sequence as the general form (a new tree; NULL on no memory). */
-static cJSON *expand(const cJSON *v)
+cJSON *ep_expand(const cJSON *v)
 {
         char tag[2] = { v->child->valuestring[0], '\0' };
         cJSON *out = cJSON_CreateArray();
@@ -245,14 +241,14 @@ static bool packed_cmp(const cJSON *a, const cJSON *b, bool close, double atol)
 
 static bool packed_eq(const cJSON *a, const cJSON *b)
 {
-        char pa = packed(a), pb = packed(b);
+        char pa = ep_packed(a), pb = ep_packed(b);
         cJSON *ea, *eb;
         bool eq;
 
         if (pa && pb)
                 return packed_cmp(a, b, false, 0);
-        ea = pa ? expand(a) : NULL;
-        eb = pb ? expand(b) : NULL;
+        ea = pa ? ep_expand(a) : NULL;
+        eb = pb ? ep_expand(b) : NULL;
         eq = (!pa || ea) && (!pb || eb) && evalplus_py_eq(ea ? ea : a, eb ? eb : b);
         cJSON_Delete(ea);
         cJSON_Delete(eb);
@@ -261,7 +257,7 @@ static bool packed_eq(const cJSON *a, const cJSON *b)
 
 static bool seq_eq(const cJSON *a, const cJSON *b)
 {
-        const cJSON *x = items(a), *y = items(b);
+        const cJSON *x = ep_items(a), *y = ep_items(b);
 
         for (; x && y; x = x->next, y = y->next)
                 if (!evalplus_py_eq(x, y))
@@ -269,11 +265,11 @@ static bool seq_eq(const cJSON *a, const cJSON *b)
         return !x && !y;
 }
 
-static bool contains(const cJSON *coll, const cJSON *hint, const cJSON *x)
+bool ep_contains(const cJSON *coll, const cJSON *hint, const cJSON *x)
 {
         if (hint && evalplus_py_eq(hint, x))
                 return true;
-        for (const cJSON *y = items(coll); y; y = y->next)
+        for (const cJSON *y = ep_items(coll); y; y = y->next)
                 if (y != hint && evalplus_py_eq(y, x))
                         return true;
         return false;
@@ -286,9 +282,9 @@ static bool set_eq(const cJSON *a, const cJSON *b)
 {
         if (cJSON_GetArraySize(a) != cJSON_GetArraySize(b))
                 return false;
-        const cJSON *y = items(b);
-        for (const cJSON *x = items(a); x; x = x->next, y = y ? y->next : NULL)
-                if (!contains(b, y, x))
+        const cJSON *y = ep_items(b);
+        for (const cJSON *x = ep_items(a); x; x = x->next, y = y ? y->next : NULL)
+                if (!ep_contains(b, y, x))
                         return false;
         return true;
 }
@@ -297,7 +293,7 @@ static const cJSON *dict_get(const cJSON *d, const cJSON *hint, const cJSON *key
 {
         if (hint && evalplus_py_eq(cJSON_GetArrayItem(hint, 0), key))
                 return cJSON_GetArrayItem(hint, 1);
-        for (const cJSON *p = items(d); p; p = p->next)
+        for (const cJSON *p = ep_items(d); p; p = p->next)
                 if (evalplus_py_eq(cJSON_GetArrayItem(p, 0), key))
                         return cJSON_GetArrayItem(p, 1);
         return NULL;
@@ -307,8 +303,8 @@ static bool dict_eq(const cJSON *a, const cJSON *b)
 {
         if (cJSON_GetArraySize(a) != cJSON_GetArraySize(b))
                 return false;
-        const cJSON *hint = items(b);
-        for (const cJSON *p = items(a); p; p = p->next, hint = hint ? hint->next : NULL) {
+        const cJSON *hint = ep_items(b);
+        for (const cJSON *p = ep_items(a); p; p = p->next, hint = hint ? hint->next : NULL) {
                 const cJSON *v = dict_get(b, hint, cJSON_GetArrayItem(p, 0));
                 if (!v || !evalplus_py_eq(cJSON_GetArrayItem(p, 1), v))
                         return false;
@@ -318,11 +314,11 @@ static bool dict_eq(const cJSON *a, const cJSON *b)
 
 bool evalplus_py_eq(const cJSON *a, const cJSON *b)
 {
-        enum py_kind ka = kind_of(a), kb = kind_of(b);
+        enum py_kind ka = ep_kind_of(a), kb = ep_kind_of(b);
 
         if (ka == PY_BAD || kb == PY_BAD)
                 return false;
-        if (packed(a) || packed(b))
+        if (ep_packed(a) || ep_packed(b))
                 return ka == kb && packed_eq(a, b);
         if (is_number(ka) && is_number(kb))
                 return num_eq(a, ka, b, kb);
@@ -340,7 +336,7 @@ bool evalplus_py_eq(const cJSON *a, const cJSON *b)
         }
 }
 
-/* ---- np.allclose(out, exp, rtol=1e-07, atol=atol) ---- */
+/* ---- np.ep_allclose(out, exp, rtol=1e-07, atol=atol) ---- */
 
 /* numpy's isclose: |a - b| <= atol + rtol * |b|, infinities equal only to
  * themselves, NaN to nothing (equal_nan=False). */
@@ -356,29 +352,29 @@ static bool isclose(double a, double b, double atol)
 /* Elementwise over the same nesting of lists and tuples; anything numpy
  * would not turn into a numeric array (str, None, dict, ragged) fails, as
  * np.allclose raises there. Shapes must match: no broadcasting. */
-static bool allclose(const cJSON *out, const cJSON *exp, double atol)
+bool ep_allclose(const cJSON *out, const cJSON *exp, double atol)
 {
-        enum py_kind ko = kind_of(out), ke = kind_of(exp);
+        enum py_kind ko = ep_kind_of(out), ke = ep_kind_of(exp);
 
-        if (packed(out) && packed(exp))
+        if (ep_packed(out) && ep_packed(exp))
                 return packed_cmp(out, exp, true, atol);
-        if (packed(out) || packed(exp)) {
-                cJSON *eo = packed(out) ? expand(out) : NULL, *ee = packed(exp) ? expand(exp) : NULL;
-                bool ok = (!packed(out) || eo) && (!packed(exp) || ee) &&
-                          allclose(eo ? eo : out, ee ? ee : exp, atol);
+        if (ep_packed(out) || ep_packed(exp)) {
+                cJSON *eo = ep_packed(out) ? ep_expand(out) : NULL, *ee = ep_packed(exp) ? ep_expand(exp) : NULL;
+                bool ok = (!ep_packed(out) || eo) && (!ep_packed(exp) || ee) &&
+                          ep_allclose(eo ? eo : out, ee ? ee : exp, atol);
                 cJSON_Delete(eo);
                 cJSON_Delete(ee);
                 return ok;
         }
         if ((ko == PY_LIST || ko == PY_TUPLE) && (ke == PY_LIST || ke == PY_TUPLE)) {
-                const cJSON *x = items(out), *y = items(exp);
+                const cJSON *x = ep_items(out), *y = ep_items(exp);
                 for (; x && y; x = x->next, y = y->next)
-                        if (!allclose(x, y, atol))
+                        if (!ep_allclose(x, y, atol))
                                 return false;
                 return !x && !y;
         }
         if (ko == PY_COMPLEX || ke == PY_COMPLEX) {
-                double ar = as_double(out), br = as_double(exp);
+                double ar = ep_as_double(out), br = ep_as_double(exp);
                 double ai = ko == PY_COMPLEX ? strtod(payload(out, 1), NULL) : 0;
                 double bi = ke == PY_COMPLEX ? strtod(payload(exp, 1), NULL) : 0;
                 double d = hypot(ar - br, ai - bi);
@@ -386,265 +382,22 @@ static bool allclose(const cJSON *out, const cJSON *exp, double atol)
         }
         if (!is_number(ko) || !is_number(ke))
                 return false;
-        return isclose(as_double(out), as_double(exp), atol);
+        return isclose(ep_as_double(out), ep_as_double(exp), atol);
 }
 
 /* evalplus's is_floats: a float, or a non-empty list or tuple of floats. */
-static bool is_floats(const cJSON *v)
+bool ep_is_floats(const cJSON *v)
 {
-        enum py_kind k = kind_of(v);
+        enum py_kind k = ep_kind_of(v);
 
         if (k == PY_FLOAT)
                 return true;
-        if (packed(v))
+        if (ep_packed(v))
                 return !strchr(payload(v, 0), 'x');
-        if ((k != PY_LIST && k != PY_TUPLE) || !items(v))
+        if ((k != PY_LIST && k != PY_TUPLE) || !ep_items(v))
                 return false;
-        for (const cJSON *x = items(v); x; x = x->next)
-                if (kind_of(x) != PY_FLOAT)
+        for (const cJSON *x = ep_items(v); x; x = x->next)
+                if (ep_kind_of(x) != PY_FLOAT)
                         return false;
         return true;
-}
-
-/* ---- special oracles (evalplus/eval/_special_oracle.py) ---- */
-
-enum evalplus_oracle evalplus_oracle_for(enum evalplus_dataset ds, const char *entry_point)
-{
-        static const char *const set_eq[] = {
-                "similar_elements", "find_char_long", "common_in_nested_lists",
-                "extract_singly", "larg_nnum", "intersection_array",
-                "find_dissimilar", "Diff", NULL,
-        };
-        static const char *const not_none[] = {
-                "check_str", "text_match_three", "text_starta_endb", NULL,
-        };
-
-        if (ds == EVALPLUS_HUMANEVAL)
-                return strcmp(entry_point, "find_zero") ? EP_ORACLE_NONE : EP_ORACLE_FIND_ZERO;
-        if (!strcmp(entry_point, "are_equivalent"))
-                return EP_ORACLE_ALWAYS;
-        if (!strcmp(entry_point, "sum_div"))
-                return EP_ORACLE_SUM_DIV;
-        if (!strcmp(entry_point, "surface_Area"))
-                return EP_ORACLE_SURFACE_AREA;
-        if (!strcmp(entry_point, "digit_distance_nums"))
-                return EP_ORACLE_DIGIT_DISTANCE;
-        for (const char *const *p = set_eq; *p; p++)
-                if (!strcmp(entry_point, *p))
-                        return EP_ORACLE_SET_EQ;
-        for (const char *const *p = not_none; *p; p++)
-                if (!strcmp(entry_point, *p))
-                        return EP_ORACLE_NOT_NONE;
-        return EP_ORACLE_NONE;
-}
-
-/* A number Python's math functions accept (int, bool, float), as a double. */
-static bool real_arg(const cJSON *v, double *d)
-{
-        enum py_kind k = kind_of(v);
-
-        if (cJSON_IsNumber(v)) {                /* an input, plain JSON */
-                *d = v->valuedouble;
-                return true;
-        }
-        if (k != PY_BOOL && k != PY_INT && k != PY_FLOAT)
-                return false;
-        *d = as_double(v);
-        return true;
-}
-
-/* HumanEval/32: abs(_poly(xs, out)) <= atol, with math.pow (which raises
- * on overflow: then the input fails). */
-static bool find_zero_ok(const cJSON *out, const cJSON *args, double atol,
-                         char *why, size_t why_len)
-{
-        const cJSON *xs = cJSON_GetArrayItem(args, 0), *c;
-        double x, sum = 0;
-        int i = 0;
-
-        if (!real_arg(out, &x) || !cJSON_IsArray(xs)) {
-                snprintf(why, why_len, "find_zero: the output is not a real number");
-                return false;
-        }
-        cJSON_ArrayForEach(c, xs) {
-                double p = pow(x, i++);
-                if (!cJSON_IsNumber(c) || (isinf(p) && isfinite(x)))
-                        return false;
-                sum += c->valuedouble * p;
-        }
-        if (fabs(sum) <= atol)
-                return true;
-        snprintf(why, why_len, "find_zero: |poly(xs, %.17g)| = %g > %g", x, fabs(sum), atol);
-        return false;
-}
-
-/* Mbpp/581: round() of the pyramid's surface with its height as given. */
-static bool surface_area(const cJSON *args, double *area)
-{
-        double b, h;
-
-        if (!real_arg(cJSON_GetArrayItem(args, 0), &b) ||
-            !real_arg(cJSON_GetArrayItem(args, 1), &h))
-                return false;
-        double slant = sqrt((b / 2) * (b / 2) + h * h);
-        *area = nearbyint(b * b + 4 * (b * slant) / 2);         /* round half to even */
-        return isfinite(*area);
-}
-
-/* Mbpp/558: digits of str(num) padded with zeros; a sign fails as int('-')
- * raises. */
-static bool digit_distance(const cJSON *args, long long *total)
-{
-        char a[64], b[64];
-        const cJSON *x = cJSON_GetArrayItem(args, 0), *y = cJSON_GetArrayItem(args, 1);
-
-        if (!cJSON_IsNumber(x) || !cJSON_IsNumber(y) || x->valuedouble < 0 ||
-            y->valuedouble < 0 || x->valuedouble > 1e18 || y->valuedouble > 1e18)
-                return false;
-        snprintf(a, sizeof(a), "%.0f", x->valuedouble);
-        snprintf(b, sizeof(b), "%.0f", y->valuedouble);
-        size_t la = strlen(a), lb = strlen(b), n = la > lb ? la : lb;
-        *total = 0;
-        for (size_t i = 0; i < n; i++) {
-                int da = i + la >= n ? a[i + la - n] - '0' : 0;
-                int db = i + lb >= n ? b[i + lb - n] - '0' : 0;
-                *total += da > db ? da - db : db - da;
-        }
-        return true;
-}
-
-static bool hashable(const cJSON *v)
-{
-        enum py_kind k = kind_of(v);
-
-        if (k == PY_LIST || k == PY_DICT || k == PY_SET || k == PY_BAD)
-                return false;
-        if (packed(v))
-                return true;
-        if (k == PY_TUPLE || k == PY_FROZENSET)
-                for (const cJSON *x = items(v); x; x = x->next)
-                        if (!hashable(x))
-                                return false;
-        return true;
-}
-
-/* set(out) == set(exp): out a list, tuple or set of hashable values (set()
- * of anything else raises, or is not what the task returns: it fails). */
-static bool set_of_eq_plain(const cJSON *out, const cJSON *exp, bool *ok)
-{
-        const cJSON *v[2] = { out, exp };
-
-        for (int i = 0; i < 2; i++) {
-                enum py_kind k = kind_of(v[i]);
-                if (k != PY_LIST && k != PY_TUPLE && k != PY_SET && k != PY_FROZENSET)
-                        return *ok = false;
-                for (const cJSON *x = items(v[i]); x; x = x->next)
-                        if (!hashable(x))
-                                return *ok = false;
-        }
-        *ok = true;
-        for (int i = 0; i < 2; i++)
-                for (const cJSON *x = items(v[i]); x; x = x->next)
-                        if (!contains(v[1 - i], NULL, x))
-                                return false;
-        return true;
-}
-
-static bool set_of_eq(const cJSON *out, const cJSON *exp, bool *ok)
-{
-        cJSON *eo = packed(out) ? expand(out) : NULL, *ee = packed(exp) ? expand(exp) : NULL;
-        bool eq = set_of_eq_plain(eo ? eo : out, ee ? ee : exp, ok);
-
-        cJSON_Delete(eo);
-        cJSON_Delete(ee);
-        return eq;
-}
-
-static cJSON *tagged_int(long long n)
-{
-        char hex[40];
-        cJSON *v = cJSON_CreateArray();
-
-        snprintf(hex, sizeof(hex), "%s0x%llx", n < 0 ? "-" : "", (unsigned long long)llabs(n));
-        cJSON_AddItemToArray(v, cJSON_CreateString("i"));
-        cJSON_AddItemToArray(v, cJSON_CreateString(hex));
-        return v;
-}
-
-static bool eq_int(const cJSON *out, long long n)
-{
-        cJSON *v = tagged_int(n);
-        bool eq = evalplus_py_eq(out, v);
-
-        cJSON_Delete(v);
-        return eq;
-}
-
-/* exact_match as evalplus's MBPP oracles leave it; false when the oracle
- * itself raises (the input fails). */
-static bool oracle_match(const struct evalplus_judge *j, const cJSON *out,
-                         const cJSON *exp, const cJSON *args, bool *exact)
-{
-        double area, o;
-        long long dist;
-        bool ok;
-
-        *exact = evalplus_py_eq(out, exp);
-        switch (j->oracle) {
-        case EP_ORACLE_ALWAYS:
-                *exact = true;
-                return true;
-        case EP_ORACLE_SUM_DIV:
-                *exact = *exact || eq_int(out, 0);
-                return true;
-        case EP_ORACLE_SURFACE_AREA:
-                if (*exact)
-                        return true;
-                if (!surface_area(args, &area) || !real_arg(out, &o))
-                        return false;
-                *exact = fabs(o - area) <= j->atol;
-                return true;
-        case EP_ORACLE_DIGIT_DISTANCE:
-                if (*exact)
-                        return true;
-                if (!digit_distance(args, &dist))
-                        return false;
-                *exact = eq_int(out, dist);
-                return true;
-        case EP_ORACLE_SET_EQ:
-                *exact = set_of_eq(out, exp, &ok);
-                return ok;
-        case EP_ORACLE_NOT_NONE:
-                if (kind_of(out) != PY_BOOL)
-                        *exact = cJSON_IsTrue(exp) == !cJSON_IsNull(out);
-                return true;
-        default:
-                return true;
-        }
-}
-
-bool evalplus_judge_value(struct evalplus_judge *j, const cJSON *out, const cJSON *exp,
-                          const cJSON *args, char *why, size_t why_len)
-{
-        bool exact;
-
-        snprintf(why, why_len, "output differs from the expected one");
-        if (j->oracle == EP_ORACLE_FIND_ZERO)
-                return find_zero_ok(out, args, j->atol, why, why_len);
-        if (!oracle_match(j, out, exp, args, &exact))
-                return false;
-        if (j->atol == 0 && is_floats(exp))
-                j->atol = EVALPLUS_FLOAT_ATOL;
-        if (exact || j->atol == 0)
-                return exact;
-        /* assert type(out) == type(exp); len(out) == len(exp) for sequences */
-        if (kind_of(out) != kind_of(exp) ||
-            ((kind_of(exp) == PY_LIST || kind_of(exp) == PY_TUPLE) &&
-             seq_len(out) != seq_len(exp)))
-                return false;
-        if (allclose(out, exp, j->atol))
-                return true;
-        snprintf(why, why_len, "output not close to the expected one (atol %g, rtol %g)",
-                 j->atol, EVALPLUS_RTOL);
-        return false;
 }

@@ -30,7 +30,8 @@ FUZZ_LDFLAGS := -fsanitize=fuzzer,address,undefined
 # clang rejects does not stop the fuzzing of the parsers.
 FUZZ_SUITE_SRCS  := frontend/suite_load.c frontend/suite_def.c frontend/suite_build.c \
                     frontend/suite_formats.c frontend/suite_summary.c \
-                    frontend/suite_evalplus.c frontend/evalplus_compare.c frontend/sha256.c \
+                    frontend/suite_evalplus.c frontend/evalplus_compare.c frontend/evalplus_oracle.c \
+                    frontend/sha256.c \
                     frontend/run_result.c frontend/tier.c \
                     frontend/classeval.c frontend/passk.c frontend/err.c frontend/strbuf.c
 FUZZ_SRCS_seccomp_policy    := common/seccomp_policy.c
