@@ -11,7 +11,7 @@
  * --allow-root says so. --dump runs nothing. */
 static int refuse_root(const struct cli_opts *o)
 {
-        bool runs = o->mode == CLI_MODE_FILE || o->mode == CLI_MODE_ARGV ||
+        bool runs = o->mode == CLI_MODE_FILE || o->mode == CLI_MODE_ARGV || o->mode == CLI_MODE_SERVE ||
                     (o->mode == CLI_MODE_SUITE && !o->dump_dir);
 
         if (!runs || o->allow_root || geteuid() != 0)

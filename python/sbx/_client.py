@@ -66,8 +66,10 @@ class Server:
                                         name="sbx-serve-reader", daemon=True)
         self._errreader = threading.Thread(target=self._read_stderr,
                                            name="sbx-serve-stderr", daemon=True)
-        self._reader.start()
+        # stderr's reader first: the stdout reader joins it when the server
+        # ends, which may be at once (a refusal at start-up).
         self._errreader.start()
+        self._reader.start()
         self._ready.wait()
         if self.ready is None:
             self._proc.wait()
@@ -110,12 +112,18 @@ class Server:
         p.event.set()
 
     def _read_stdout(self):
-        for raw in self._proc.stdout:
-            try:
-                msg = json.loads(raw)
-            except ValueError:
-                continue
-            self._dispatch(msg)
+        try:
+            for raw in self._proc.stdout:
+                try:
+                    msg = json.loads(raw)
+                except ValueError:
+                    continue
+                self._dispatch(msg)
+        finally:
+            self._server_gone()
+
+    def _server_gone(self):
+        """Wakes every waiter with the reason, whatever ended the reading."""
         rc = self._proc.wait()
         self._errreader.join(timeout=5)
         why = "sbx-run --serve exited (%s)" % (

@@ -275,6 +275,30 @@ def test_close_drains_runs_in_flight(cache):
 
 
 # ---- death of either side ----------------------------------------------------
+def test_server_refusing_at_start_raises_with_its_reason(tmp_path):
+    # A server that exits before its ready line (sbx-run refusing root, a
+    # bad option): the client raises with the server's last stderr line,
+    # instead of waiting for a ready line that never comes.
+    fake = tmp_path / "sbx-run"
+    fake.write_text("#!/bin/sh\necho 'sbx-run: refusing: a test reason' >&2\nexit 2\n")
+    fake.chmod(0o755)
+    result = []
+    t = threading.Thread(target=lambda: result.append(_start_error(str(fake))), daemon=True)
+    t.start()
+    t.join(20)
+    assert not t.is_alive(), "the client hung on a server that never started"
+    assert result and "status 2" in result[0] and "a test reason" in result[0], result
+
+
+def _start_error(sbx_run):
+    try:
+        with Sandbox("tests", sbx_run=sbx_run) as s:
+            s.run("pass")
+    except SbxError as e:
+        return str(e)
+    return "no error"
+
+
 def test_server_killed_mid_run(cache):
     s = Sandbox("tests", cache_root=cache)
     s.ensure(quiet=True)

@@ -147,6 +147,10 @@ check "as root: exit 2, saying --allow-root or a normal user" \
 check "as root: nothing ran" test ! -s "$D/root.out"
 rc=0; (cd / && "$SBX_RUN" -q --allow-root --file "$D/uid.py") > "$D/root2.out" 2>&1 || rc=$?
 is "as root with --allow-root: it runs (as uid 0, as asked)" "$rc/$(cat "$D/root2.out")" "0/uid 0"
+rc=0; (cd / && echo '{"id":1,"type":"run","code":"import os; print(os.getuid())"}' |
+       "$SBX_RUN" --serve) > "$D/root3.out" 2> "$D/root3.err" || rc=$?
+check "as root: --serve is refused too (exit 2, nothing ran)" \
+        test "$rc" = 2 -a ! -s "$D/root3.out" -a -n "$(grep -F -- --allow-root "$D/root3.err")"
 
 # --- --help: every suite, llama-eval's Sandbox named
 "$SBX_RUN" --help > "$D/help.txt"
