@@ -127,3 +127,46 @@ while True:
         pass
 PY
 }
+
+# The helper's cgroup keys (pids_cgroup, memory_cgroup): what pids-cgroup.t
+# and memory-cgroup.t share. skip NAME WHY: a check that cannot run here.
+skip() { ok "$1 # skip $2"; }
+
+# cgroup_bad_paths_refused KEY: each bad value of KEY in helper.conf is
+# refused naming the file, the line and the key (conf KEY VALUE writes it).
+cgroup_bad_paths_refused() {
+        local key=$1 bad n long
+        long=/sys/fs/cgroup/$(printf 'x%.0s' $(seq 1 260))
+        for bad in relative/sbx /tmp/sbx /sys/fs/cgroup /sys/fs/cgroupx /sys/fs/cgroup/../../etc \
+                   /sys/fs/cgroup/sbx/.. /sys/fs/cgroup/a..b "$long"; do
+                conf "$key" "$bad"
+                n=$(wc -l < "$CONF")
+                refused "$key = ${bad:0:40} is refused" --workdir "$W" -- /bin/sh "$W/mark.sh"
+                check "  and the error names $CONF:$n and the key" grep -q "helper\.conf:$n: $key" "$T/err"
+        done
+}
+
+# cgroup2_without CONTROLLER: a cgroup2 directory below /sys/fs/cgroup whose
+# children do not get CONTROLLER, or nothing.
+cgroup2_without() {
+        local d
+        for d in /sys/fs/cgroup/unified; do
+                if [ "$(stat -f -c %T "$d" 2>/dev/null)" = cgroup2fs ] &&
+                   ! grep -qw "$1" "$d/cgroup.subtree_control" 2>/dev/null; then
+                        echo "$d"; return
+                fi
+        done
+}
+
+# delegated_cgroup_why CONTROLLER DIR VAR: why DIR is no delegated cgroup2
+# subtree with CONTROLLER (empty when it is one; VAR names the override).
+delegated_cgroup_why() {
+        local ctl=$1 dir=$2 var=$3
+        if [ ! -d "$dir" ]; then
+                echo "no delegated $ctl cgroup: $dir does not exist (set $var, see docs/admin.md)"
+        elif [ "$(stat -f -c %T "$dir")" != cgroup2fs ]; then
+                echo "$dir is not on cgroup2 (this host: $(stat -f -c %T /sys/fs/cgroup) at /sys/fs/cgroup)"
+        elif ! grep -qw "$ctl" "$dir/cgroup.subtree_control"; then
+                echo "$ctl is not in $dir/cgroup.subtree_control"
+        fi
+}

@@ -19,8 +19,6 @@ put "$W/mark.sh" <<SH
 : > "$W/ran"
 SH
 
-skip() { ok "$1 # skip $2"; }
-
 build_alt_helper
 SBX_HELPER=$alt/libexec/sbx-helper
 CONF=$alt/etc/helper.conf
@@ -47,14 +45,7 @@ PY
 }
 
 # --- bad values: refused naming the file and line, nothing runs -------------
-long=/sys/fs/cgroup/$(printf 'x%.0s' $(seq 1 260))
-for bad in relative/sbx /tmp/sbx /sys/fs/cgroup /sys/fs/cgroupx /sys/fs/cgroup/../../etc \
-           /sys/fs/cgroup/sbx/.. /sys/fs/cgroup/a..b "$long"; do
-        conf memory_cgroup "$bad"
-        n=$(wc -l < "$CONF")
-        refused "memory_cgroup = ${bad:0:40} is refused" --workdir "$W" -- /bin/sh "$W/mark.sh"
-        check "  and the error names $CONF:$n and the key" grep -q "helper\.conf:$n: memory_cgroup" "$T/err"
-done
+cgroup_bad_paths_refused memory_cgroup
 # A process is in one cgroup: the run's one cgroup holds both controllers.
 conf memory_cgroup /sys/fs/cgroup/sbx-m pids_cgroup /sys/fs/cgroup/sbx-p
 refused "memory_cgroup and pids_cgroup naming different directories are refused" \
@@ -97,13 +88,7 @@ else
 fi
 
 # A cgroup2 directory whose children do not get the memory controller.
-nomem=""
-for d in /sys/fs/cgroup/unified; do
-        if [ "$(stat -f -c %T "$d" 2>/dev/null)" = cgroup2fs ] &&
-           ! grep -qw memory "$d/cgroup.subtree_control" 2>/dev/null; then
-                nomem=$d; break
-        fi
-done
+nomem=$(cgroup2_without memory)
 if [ -n "$nomem" ]; then
         fallback_checks "cgroup2 without memory in subtree_control" "$nomem" '"memory" is not in'
 else
@@ -113,14 +98,7 @@ fi
 
 # --- a delegated memory subtree: the run is bounded by it, then removed -----
 deleg=${SBX_TEST_MEMORY_CGROUP:-/sys/fs/cgroup/sbx}
-why=""
-if [ ! -d "$deleg" ]; then
-        why="no delegated memory cgroup: $deleg does not exist (set SBX_TEST_MEMORY_CGROUP, see docs/admin.md)"
-elif [ "$(stat -f -c %T "$deleg")" != cgroup2fs ]; then
-        why="$deleg is not on cgroup2 (this host: $(stat -f -c %T /sys/fs/cgroup) at /sys/fs/cgroup)"
-elif ! grep -qw memory "$deleg/cgroup.subtree_control"; then
-        why="memory is not in $deleg/cgroup.subtree_control"
-fi
+why=$(delegated_cgroup_why memory "$deleg" SBX_TEST_MEMORY_CGROUP)
 runs_left() { find "$deleg" -maxdepth 1 -name 'run-*' -type d 2>/dev/null | wc -l; }
 if [ -n "$why" ]; then
         for t in "a run is in its own memory cgroup (memory_peak, no message)" \

@@ -18,17 +18,16 @@ put "$W/mark.sh" <<SH
 SH
 
 NPROC=30
-skip() { ok "$1 # skip $2"; }
 
 # A helper of our own, reading its config from a directory this test owns.
 build_alt_helper
 SBX_HELPER=$alt/libexec/sbx-helper
 CONF=$alt/etc/helper.conf
 
-# conf VALUE: the test config with "pids_cgroup = VALUE" as its last line.
+# conf KEY VALUE: the test config with "KEY = VALUE" as its last line.
 conf() {
         write_helper_conf "$SBX_REPO/policy/helper.conf" "$CONF" "$SBX_TEST_GROUP"
-        printf 'pids_cgroup = %s\n' "$1" >> "$CONF"
+        printf '%s = %s\n' "$1" "$2" >> "$CONF"
 }
 
 # pget KEY.KEY... FILE: one value of a JSON document (null, true, false as such).
@@ -43,14 +42,7 @@ PY
 }
 
 # --- bad values: refused naming the file and line, nothing runs -------------
-long=/sys/fs/cgroup/$(printf 'x%.0s' $(seq 1 260))
-for bad in relative/sbx /tmp/sbx /sys/fs/cgroup /sys/fs/cgroupx /sys/fs/cgroup/../../etc \
-           /sys/fs/cgroup/sbx/.. /sys/fs/cgroup/a..b "$long"; do
-        conf "$bad"
-        n=$(wc -l < "$CONF")
-        refused "pids_cgroup = ${bad:0:40} is refused" --workdir "$W" -- /bin/sh "$W/mark.sh"
-        check "  and the error names $CONF:$n and the key" grep -q "helper\.conf:$n: pids_cgroup" "$T/err"
-done
+cgroup_bad_paths_refused pids_cgroup
 as_user "$SBX_HELPER" --probe >"$T/probe" 2>/dev/null
 is "--probe with a bad pids_cgroup: the config is invalid" "$(pget config.valid "$T/probe")" false
 
@@ -58,7 +50,7 @@ is "--probe with a bad pids_cgroup: the config is invalid" "$(pget config.valid 
 # fallback_checks LABEL DIR WORDS: DIR configured, user namespaces refused.
 fallback_checks() {
         local label=$1 dir=$2 words=$3 soft
-        conf "$dir"
+        conf pids_cgroup "$dir"
         HX_FLAGS=--no-userns
         hx_run --workdir "$W" --nproc $NPROC -- /bin/cat /proc/self/limits
         is "$label: the run succeeds" "$rc $(jfield status)" "0 exited"
@@ -99,13 +91,7 @@ else
 fi
 
 # A cgroup2 directory whose children do not get the pids controller.
-nopids=""
-for d in /sys/fs/cgroup/unified /sys/fs/cgroup; do
-        if [ "$(stat -f -c %T "$d" 2>/dev/null)" = cgroup2fs ] && [ "$d" != /sys/fs/cgroup ] &&
-           ! grep -qw pids "$d/cgroup.subtree_control" 2>/dev/null; then
-                nopids=$d; break
-        fi
-done
+nopids=$(cgroup2_without pids)
 if [ -n "$nopids" ]; then
         fallback_checks "cgroup2 without pids in subtree_control" "$nopids" '"pids" is not in'
 else
@@ -115,14 +101,7 @@ fi
 
 # --- a delegated pids subtree: the run is capped by it, and it is removed ----
 deleg=${SBX_TEST_PIDS_CGROUP:-/sys/fs/cgroup/sbx}
-why=""
-if [ ! -d "$deleg" ]; then
-        why="no delegated pids cgroup: $deleg does not exist (set SBX_TEST_PIDS_CGROUP, see docs/admin.md)"
-elif [ "$(stat -f -c %T "$deleg")" != cgroup2fs ]; then
-        why="$deleg is not on cgroup2"
-elif ! grep -qw pids "$deleg/cgroup.subtree_control"; then
-        why="pids is not in $deleg/cgroup.subtree_control"
-fi
+why=$(delegated_cgroup_why pids "$deleg" SBX_TEST_PIDS_CGROUP)
 runs_left() { find "$deleg" -maxdepth 1 -name 'run-*' -type d 2>/dev/null | wc -l; }
 if [ -n "$why" ]; then
         for t in "a run is capped by the pids cgroup (nproc_mode cgroup)" \
@@ -133,7 +112,7 @@ if [ -n "$why" ]; then
         done_testing
 fi
 
-conf "$deleg"
+conf pids_cgroup "$deleg"
 HX_FLAGS=--no-userns
 before=$(runs_left)
 hx_run --workdir "$W" --nproc $NPROC -- /bin/sh -c 'cat /proc/self/cgroup; cat /proc/self/limits'
