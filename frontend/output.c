@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "output.h"
+#include "utf8.h"
 
 void output_capture_init(struct output_capture *c, struct run_output *out,
                          size_t max)
@@ -91,34 +92,11 @@ void output_capture_finish(struct output_capture *c)
         out->tail[out->tail_len] = '\0';
 }
 
-/* Length of the valid UTF-8 sequence at p (at most n bytes), or 0. */
-static size_t utf8_seq_len(const unsigned char *p, size_t n)
+/* utf8_seq_len, but a NUL byte is replaced too: the sanitized text is a C
+ * string. */
+static size_t seq_len_no_nul(const unsigned char *p, size_t n)
 {
-        size_t len;
-        unsigned min;
-        unsigned cp;
-
-        if (p[0] >= 0x01 && p[0] < 0x80)
-                return 1;
-        if (p[0] >= 0xc2 && p[0] <= 0xdf) {
-                len = 2; cp = p[0] & 0x1f; min = 0x80;
-        } else if (p[0] >= 0xe0 && p[0] <= 0xef) {
-                len = 3; cp = p[0] & 0x0f; min = 0x800;
-        } else if (p[0] >= 0xf0 && p[0] <= 0xf4) {
-                len = 4; cp = p[0] & 0x07; min = 0x10000;
-        } else {
-                return 0;
-        }
-        if (len > n)
-                return 0;
-        for (size_t i = 1; i < len; i++) {
-                if ((p[i] & 0xc0) != 0x80)
-                        return 0;
-                cp = (cp << 6) | (p[i] & 0x3f);
-        }
-        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-                return 0;
-        return len;
+        return p[0] ? utf8_seq_len(p, n) : 0;
 }
 
 char *output_utf8_sanitize(const char *buf, size_t len)
@@ -130,7 +108,7 @@ char *output_utf8_sanitize(const char *buf, size_t len)
         if (!out)
                 return NULL;
         for (size_t i = 0; i < len;) {
-                size_t n = utf8_seq_len(p + i, len - i);
+                size_t n = seq_len_no_nul(p + i, len - i);
                 if (n == 0) {
                         memcpy(o, replacement, 3);
                         o += 3;
