@@ -22,6 +22,8 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "cleanup.h"        /* auto_fd, auto_free, take_fd */
+
 #define SBX_EXIT_SETUP 3
 #define SBX_MAX_RO_BINDS 64
 #define SBX_MAX_ENV 256
@@ -57,12 +59,6 @@ bool path_is_under(const char *path, const char *prefix);
 typedef int (*path_step)(int parent, const char *name, bool last, void *arg);
 int path_walk(int dirfd, const char *path, path_step step, void *arg);
 int write_file_at(int dirfd, const char *path, const char *text);
-static inline void close_fdp(int *fd) { if (*fd >= 0) close(*fd); }
-#define auto_fd __attribute__((cleanup(close_fdp))) int
-static inline void free_p(void *p) { free(*(void **)p); }
-#define auto_free __attribute__((cleanup(free_p)))
-/* Hands an auto_fd's fd to the caller: the cleanup then closes nothing. */
-static inline int take_fd(int *fd) { int keep = *fd; *fd = -1; return keep; }
 
 /* request.c: argv -> struct request (pure) */
 enum limit_id { LIM_TIMEOUT, LIM_CPU, LIM_MEMORY, LIM_NPROC, LIM_FSIZE, LIM_NOFILE, LIM_TMPFS, LIM_COUNT };

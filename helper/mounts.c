@@ -13,6 +13,7 @@
 #include <sys/sysmacros.h>
 
 #include "helper.h"
+#include "sysdirs.h"
 
 /* The writable directories, in the root tmpfs, reached through binds only. */
 #define SCRATCH_DIR ".sbx-tmpfs"
@@ -20,11 +21,10 @@
 #define DEV_TMPFS_SIZE "64k"
 #define RO_ATTRS (MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV)
 
-/* Bound read-only from the host. Nothing the caller names may land on or
- * under these, nor bind anything from or to the kernel's directories. */
-static const char *const system_dirs[] = { "usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32",
-                                           "etc", NULL };
-static const char *const kernel_dirs[] = { "proc", "dev", "sys", NULL };
+/* Bound read-only from the host (sbx_system_dirs). Nothing the caller names
+ * may land on or under those, nor bind anything from or to the kernel's
+ * directories. */
+static const char *const kernel_dirs[] = { "/proc", "/dev", "/sys", NULL };
 /* Bound over themselves read-only, as bubblewrap does. */
 static const char *const proc_read_only[] = { "sys", "sysrq-trigger", "irq", "bus", NULL };
 
@@ -36,17 +36,17 @@ static const struct { const char *name; unsigned major, minor; const char *link;
         { "stdout", 0, 0, "/proc/self/fd/1" }, { "stderr", 0, 0, "/proc/self/fd/2" },
 };
 
-/* path (absolute, clean) is /DIR or lies below it for one of dirs. */
+/* path (absolute, clean) is DIR or lies below it for one of dirs (absolute). */
 static bool path_in(const char *path, const char *const *dirs)
 {
-        while (*dirs && !path_is_under(path + 1, *dirs))
+        while (*dirs && !path_is_under(path, *dirs))
                 dirs++;
         return *dirs != NULL;
 }
 
 static bool path_is_reserved(const char *path)
 {
-        return path_in(path, system_dirs) || path_in(path, kernel_dirs);
+        return path_in(path, sbx_system_dirs) || path_in(path, kernel_dirs);
 }
 
 /* Resolved as the caller (fsuid/fsgid) so the helper opens nothing the
@@ -222,20 +222,20 @@ static void bind_tree(int srcfd, int rootfd, const char *path, bool is_dir, unsi
 /* Merged-/usr hosts have /bin -> usr/bin: recreate the symlink, bind the rest. */
 static void add_system_dirs(int rootfd, const struct caller *who)
 {
-        char target[256], path[32];
+        char target[256];
         struct stat st;
 
-        for (const char *const *dir = system_dirs; *dir; dir++) {
+        for (const char *const *dir = sbx_system_dirs; *dir; dir++) {
+                const char *path = *dir;
                 ssize_t n;
 
-                snprintf(path, sizeof(path), "/%s", *dir);
                 if (lstat(path, &st) < 0)
                         continue;
                 if (S_ISLNK(st.st_mode)) {
                         if ((n = readlink(path, target, sizeof(target) - 1)) < 0)
                                 die_errno("readlink %s", path);
                         target[n] = '\0';
-                        if (symlinkat(target, rootfd, *dir) < 0)
+                        if (symlinkat(target, rootfd, path + 1) < 0)
                                 die_errno("symlink %s in the sandbox", path);
                 } else if (S_ISDIR(st.st_mode)) {
                         auto_fd src = open(path, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
