@@ -1,61 +1,8 @@
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "argv.h"
-
-static int strvec_take(struct strvec *v, char *s)
-{
-        if (!s)
-                return -1;
-        if (v->len + 1 >= v->cap) {
-                size_t cap = v->cap ? v->cap * 2 : 32;
-                char **items = realloc(v->items, cap * sizeof(*items));
-                if (!items) {
-                        free(s);
-                        return -1;
-                }
-                v->items = items;
-                v->cap = cap;
-        }
-        v->items[v->len++] = s;
-        v->items[v->len] = NULL;
-        return 0;
-}
-
-int strvec_push(struct strvec *v, const char *s)
-{
-        return strvec_take(v, strdup(s));
-}
-
-int strvec_pushf(struct strvec *v, const char *fmt, ...)
-{
-        va_list ap;
-        char *s = NULL;
-        int n;
-
-        va_start(ap, fmt);
-        n = vasprintf(&s, fmt, ap);
-        va_end(ap);
-        return n < 0 ? -1 : strvec_take(v, s);
-}
-
-int strvec_extend(struct strvec *v, const char *const *items)
-{
-        for (; items && *items; items++)
-                if (strvec_push(v, *items) < 0)
-                        return -1;
-        return 0;
-}
-
-void strvec_free(struct strvec *v)
-{
-        for (size_t i = 0; i < v->len; i++)
-                free(v->items[i]);
-        free(v->items);
-        memset(v, 0, sizeof(*v));
-}
 
 static int push_all(struct strvec *v, const char *const *args)
 {

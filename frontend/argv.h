@@ -7,17 +7,7 @@
 #include <stddef.h>
 
 #include "tier.h"
-
-/* Growable NULL-terminated vector of owned strings. */
-struct strvec {
-        char **items;
-        size_t len, cap;
-};
-int strvec_push(struct strvec *v, const char *s);
-int strvec_pushf(struct strvec *v, const char *fmt, ...)
-        __attribute__((format(printf, 2, 3)));
-int strvec_extend(struct strvec *v, const char *const *items);
-void strvec_free(struct strvec *v);
+#include "util.h"           /* struct strvec */
 
 /* The fds the child sees besides 0, 1, 2 (proc.c puts them there). */
 #define CHILD_FD_EXTRA    3     /* helper: status fd; bwrap: seccomp BPF */

@@ -5,21 +5,8 @@
 #define SBX_ERR_H
 
 #include <stdarg.h>
-#include <stdlib.h>
-#include <unistd.h>
 
-/* A pointer freed when it goes out of scope: early returns leak nothing. */
-static inline void sbx_freep(void *p) { free(*(void **)p); }
-#define auto_free __attribute__((cleanup(sbx_freep)))
-/* The same for a file descriptor (-1: nothing to close). */
-static inline void sbx_closep(int *fd) { if (*fd >= 0) close(*fd); }
-#define auto_fd __attribute__((cleanup(sbx_closep))) int
-
-/* Writes all len bytes, again after EINTR and short writes; 0, or -1 with
- * errno set (EIO when write() returns 0). */
-int sbx_write_all(int fd, const void *data, size_t len);
-/* mkdir -p with mode 0700 for each missing component; 0, or -1 with errno. */
-int sbx_mkdir_p(const char *path);
+#include "cleanup.h"        /* auto_free, auto_fd: most callers want them */
 
 /* Exit codes of sbx-run (man/sbx-run.1, EXIT STATUS); a signal N gives 128+N. */
 enum {

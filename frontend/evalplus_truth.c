@@ -21,6 +21,7 @@
 #include "sha256.h"
 #include "strbuf.h"
 #include "suite.h"
+#include "util.h"
 #include "venv.h"
 
 #define TRUTH_MAGIC "sbx-evalplus-truth 1"

@@ -10,15 +10,12 @@
 
 #include "interp.h"
 #include "proc.h"
+#include "sysdirs.h"
+#include "util.h"
 
 #define QUERY_MAX_BYTES 65536
 #define SYMLINK_HOPS_MAX 40
 
-
-static const char *const system_dirs[] = {
-        "/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
-        NULL,
-};
 
 static bool path_under(const char *path, const char *dir)
 {
@@ -31,7 +28,7 @@ bool path_is_system(const char *path)
 {
         if (strcmp(path, "/") == 0)
                 return true;
-        for (const char *const *d = system_dirs; *d; d++)
+        for (const char *const *d = sbx_system_dirs; *d; d++)
                 if (path_under(path, *d))
                         return true;
         return false;
@@ -263,18 +260,13 @@ int interp_chain_binds(const char *path, struct strvec *binds)
         return real ? add_root(binds, real) : 0;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-        return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 void binds_normalize(struct strvec *binds)
 {
         size_t kept = 0;
 
         if (binds->len == 0)
                 return;
-        qsort(binds->items, binds->len, sizeof(char *), cmp_str);
+        qsort(binds->items, binds->len, sizeof(char *), sbx_cmp_str);
         for (size_t i = 0; i < binds->len; i++) {
                 bool covered = false;
                 /* all kept entries: "/a/b-c" sorts between "/a/b" and "/a/b/c" */

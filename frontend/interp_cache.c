@@ -15,6 +15,7 @@
 
 #include "interp.h"
 #include "strbuf.h"
+#include "util.h"
 #include "venv.h"
 
 #define ELF_MAGIC "\x7f" "ELF"

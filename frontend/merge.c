@@ -13,6 +13,7 @@
 #include "passk.h"
 #include "results.h"
 #include "suite_summary.h"
+#include "util.h"
 
 struct shard_file {
         const char *path;
@@ -30,26 +31,15 @@ struct merge {
         cJSON **ordered;                        /* by sbx_index, borrowed */
 };
 
-static const char *sfield(const cJSON *o, const char *k)
-{
-        const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-        return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-static double nfield(const cJSON *o, const char *k)
-{
-        const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-        return cJSON_IsNumber(v) ? v->valuedouble : -1;
-}
-
 /* Every line of one file must carry the same run identity. */
 static int check_file(struct merge *M, struct shard_file *f, struct sbx_err *err)
 {
         for (size_t i = 0; i < f->n; i++) {
                 const cJSON *l = f->lines[i];
-                const char *suite = sfield(l, "sbx_suite"), *samples = sfield(l, "sbx_samples");
-                const char *shard = sfield(l, "sbx_shard");
-                double total = nfield(l, "sbx_total");
+                const char *suite = json_get_str(l, "sbx_suite", NULL);
+                const char *samples = json_get_str(l, "sbx_samples", NULL);
+                const char *shard = json_get_str(l, "sbx_shard", NULL);
+                double total = json_get_num(l, "sbx_total", -1);
                 int si, sn;
 
                 if (!suite || !samples || !shard || total < 0 ||
@@ -114,7 +104,7 @@ static int order_lines(struct merge *M, struct sbx_err *err)
         for (size_t f = 0; f < M->nfiles; f++) {
                 for (size_t i = 0; i < M->files[f].n; i++) {
                         cJSON *l = M->files[f].lines[i];
-                        double idx = nfield(l, "sbx_index");
+                        double idx = json_get_num(l, "sbx_index", -1);
                         if (idx < 0 || idx >= (double)M->total ||
                             (size_t)idx % (size_t)M->count != (size_t)M->files[f].index)
                                 return sbx_fail(err, 0, "%s: result %zu: sbx_index does not "

@@ -12,6 +12,7 @@
 #include "results.h"
 #include "suite.h"
 #include "utf8.h"
+#include "util.h"
 
 
 static void set_item(cJSON *obj, const char *key, cJSON *item)
@@ -187,18 +188,6 @@ int results_read(const char *path, cJSON ***lines, size_t *n, struct sbx_err *er
         return read_lines(path, false, lines, n, err);
 }
 
-static double num_field(const cJSON *o, const char *key)
-{
-        const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-        return cJSON_IsNumber(v) ? v->valuedouble : -1;
-}
-
-static const char *str_field(const cJSON *o, const char *key)
-{
-        const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-        return cJSON_IsString(v) ? v->valuestring : "";
-}
-
 static bool same_task(const cJSON *a, const cJSON *b)
 {
         auto_free char *x = suite_task_id_string(cJSON_GetObjectItemCaseSensitive(a, "task_id"));
@@ -213,20 +202,20 @@ static int adopt_line(struct results_file *rf, cJSON *o, const struct result_met
                       struct sbx_err *err)
 {
         char shard[64];
-        double idx = num_field(o, "sbx_index");
+        double idx = json_get_num(o, "sbx_index", -1);
 
         snprintf(shard, sizeof(shard), "%d/%d", m->shard_index, m->shard_count);
-        if (strcmp(str_field(o, "sbx_samples"), m->samples_hash) ||
-            strcmp(str_field(o, "sbx_suite"), m->suite))
+        if (strcmp(json_get_str(o, "sbx_samples", ""), m->samples_hash) ||
+            strcmp(json_get_str(o, "sbx_suite", ""), m->suite))
                 return sbx_fail(err, 0, "%s: result %zu was written for another samples "
                                 "file or suite: refusing to resume into it", rf->path, nr);
-        if (strcmp(str_field(o, "sbx_shard"), shard))
+        if (strcmp(json_get_str(o, "sbx_shard", ""), shard))
                 return sbx_fail(err, 0, "%s: result %zu is from shard %s, this run is %s",
-                                rf->path, nr, str_field(o, "sbx_shard"), shard);
+                                rf->path, nr, json_get_str(o, "sbx_shard", ""), shard);
         if (idx < 0 || idx >= (double)rf->n || idx != (double)(size_t)idx)
                 return sbx_fail(err, 0, "%s: result %zu: bad sbx_index", rf->path, nr);
         size_t i = (size_t)idx;
-        if (num_field(o, "sbx_line") != (double)lines[i] || !same_task(o, fields[i]))
+        if (json_get_num(o, "sbx_line", -1) != (double)lines[i] || !same_task(o, fields[i]))
                 return sbx_fail(err, 0, "%s: result %zu does not match sample %zu "
                                 "(line %ld)", rf->path, nr, i, lines[i]);
         if (rf->parsed[i]) {

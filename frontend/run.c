@@ -17,18 +17,11 @@
 #include "run_internal.h"
 #include "sandbox_impl.h"
 #include "trace.h"
+#include "util.h"
 
 #define READS_PER_STEP     64   /* per fd, so one flood cannot starve -j peers */
 #define STATUS_MAX_BYTES   8192
 #define KILL_RECHECK_MS    200
-
-int64_t sbx_now_ms(void)
-{
-        struct timespec ts;
-
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static void close_fd(int *fd)
 {

@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <ftw.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +20,7 @@
 #include "run_internal.h"
 #include "sandbox_impl.h"
 #include "trace.h"
+#include "util.h"
 
 #define PROGRAM_MAX_BYTES (64LL << 20)
 
@@ -241,15 +241,10 @@ static int copy_program(const char *src, const char *dst, struct sbx_err *err)
                 if (total > PROGRAM_MAX_BYTES)
                         return sbx_fail(err, 0, "--file %s: larger than %lld bytes",
                                         src, PROGRAM_MAX_BYTES);
-                if (write(out, buf, (size_t)n) != n)
+                if (sbx_write_all(out, buf, (size_t)n) < 0)
                         return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "writing %s", dst);
         }
         return 0;
-}
-
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-        return remove(path) < 0 && errno != ENOENT ? -1 : 0;
 }
 
 static int run_file_once(struct sandbox *sb, struct cli_opts *opts)
@@ -263,7 +258,7 @@ static int run_file_once(struct sandbox *sb, struct cli_opts *opts)
         if (!dir || asprintf(&dst, "%s/%s", dir, name) < 0 ||
             copy_program(opts->file, dst, &err) < 0) {
                 if (dir)
-                        nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+                        sbx_rm_tree(dir);
                 return report_error(&err);
         }
         sbx_trace("workdir and program copy");
@@ -277,16 +272,8 @@ static int run_file_once(struct sandbox *sb, struct cli_opts *opts)
         rc = run_and_report(sb, &spec, opts);
         /* the program file alone, unless a weak tier's program wrote more */
         if ((unlink(dst) < 0 && errno != ENOENT) || rmdir(dir) < 0)
-                nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+                sbx_rm_tree(dir);
         return rc;
-}
-
-static int64_t now_us(void)
-{
-        struct timespec ts;
-
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
 static double tv_ms(const struct timeval *tv)
@@ -315,9 +302,9 @@ static int run_file_repeated(struct sandbox *sb, struct cli_opts *opts)
                 return SBX_EXIT_SANDBOX;
         }
         for (int i = 0; i < n && rc != SBX_EXIT_SANDBOX && !stop_signal; i++) {
-                int64_t t0 = now_us();
+                int64_t t0 = sbx_now_ns();
                 int one = run_file_once(sb, opts);
-                us[i] = now_us() - t0;
+                us[i] = (sbx_now_ns() - t0) / 1000;
                 if (one != SBX_EXIT_OK)
                         rc = one;
         }

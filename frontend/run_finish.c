@@ -11,6 +11,7 @@
 #include "run_internal.h"
 #include "sandbox_impl.h"
 #include "trace.h"
+#include "util.h"
 
 #define CPU_SLACK_S 0.05        /* rusage rounding against the rlimit */
 /* helper/supervise.c's message when init died before the candidate ended */
@@ -47,13 +48,6 @@ static const char *stderr_reason(const struct run_result *res)
         while (start > s && start[-1] != '\n')
                 start--;
         return start < end ? start : "no message";
-}
-
-static double json_num(const cJSON *obj, const char *key, double dflt)
-{
-        const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, key);
-
-        return cJSON_IsNumber(item) ? item->valuedouble : dflt;
 }
 
 /* Returns 1 when the verdict is final (error/timeout), else 0 with
@@ -104,15 +98,15 @@ static int classify_helper(struct run_result *res, const char *text, int *code,
                 final = 0;
                 if (strcmp(status, "memory-limit") == 0)
                         set_detail(res, "", "memory-limit");
-                *code = killed ? -1 : (int)json_num(j, "exit_code", *code);
-                *sig = killed ? (int)json_num(j, "signal", 0) : 0;
+                *code = killed ? -1 : (int)json_get_num(j, "exit_code", *code);
+                *sig = killed ? (int)json_get_num(j, "signal", 0) : 0;
         }
         if (j) {
-                res->cpu_s = json_num(j, "cpu_s", res->cpu_s);
-                res->max_rss_kb = (long)json_num(j, "max_rss_kb", res->max_rss_kb);
+                res->cpu_s = json_get_num(j, "cpu_s", res->cpu_s);
+                res->max_rss_kb = (long)json_get_num(j, "max_rss_kb", res->max_rss_kb);
         }
         if (final && res->status == RUN_TIMEOUT) {
-                int killsig = (int)json_num(j, "signal", 0);
+                int killsig = (int)json_get_num(j, "signal", 0);
                 res->signal = killsig > 0 ? killsig : SIGKILL;
                 res->returncode = -res->signal;
         }

@@ -6,7 +6,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +18,9 @@
 #include "proc.h"
 #include "sandbox_impl.h"
 #include "seccomp_bpf.h"
+#include "sysdirs.h"
 #include "trace.h"
+#include "util.h"
 #include "venv.h"
 
 
@@ -27,10 +28,6 @@ static const char *const base_env[] = {
         "PATH=/usr/bin:/bin", "LC_ALL=C.UTF-8", "PYTHONHASHSEED=0",
         "PYTHONDONTWRITEBYTECODE=1", "OPENBLAS_NUM_THREADS=1",
         "OMP_NUM_THREADS=1", NULL,
-};
-
-static const char *const root_dir_names[] = {
-        "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", NULL,
 };
 
 static int build_env(struct sandbox *sb, struct sbx_err *err)
@@ -251,7 +248,8 @@ static int build_root_dirs(struct host_dir *dirs, char links[][256], size_t *n)
         struct stat st;
 
         *n = 0;
-        for (const char *const *d = root_dir_names; *d; d++) {
+        /* /usr and /etc: argv.c binds them first, whatever the host */
+        for (const char *const *d = sbx_system_dirs + SBX_SYSTEM_DIRS_PLAIN; *d; d++) {
                 if (lstat(*d, &st) < 0)
                         continue;
                 struct host_dir *h = &dirs[(*n)++];
@@ -406,18 +404,13 @@ int sandbox_open(struct sandbox **out, const struct sandbox_opts *opts,
         return 0;
 }
 
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-        return remove(path) < 0 && errno != ENOENT ? -1 : 0;
-}
-
 void sandbox_close(struct sandbox *sb)
 {
         if (!sb)
                 return;
         /* empty unless a run left something (its own cleanup failed) */
         if (sb->scratch && rmdir(sb->scratch) < 0)
-                nftw(sb->scratch, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+                sbx_rm_tree(sb->scratch);
         for (int t = 0; t < TIER_COUNT; t++) {
                 free(sb->tool[t]);
                 free(sb->tier_why[t]);

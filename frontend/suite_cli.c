@@ -3,7 +3,6 @@
  * summarise. The only place that prints, and turns errors into exit codes. */
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <libgen.h>
 #include <signal.h>
 #include <stdio.h>
@@ -21,6 +20,7 @@
 #include "suite_score.h"
 #include "suite_summary.h"
 #include "suite_info.h"
+#include "util.h"
 
 #define PROGRAM_NAME "program.py"
 /* The suite timeout is CPU time; wall time is only a backstop for programs
@@ -69,17 +69,12 @@ struct suite_run {
         bool progress;
 };
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-        return remove(path) < 0 && errno != ENOENT ? -1 : 0;
-}
-
 /* Best effort: the workdir is the session's and sandbox_close removes what
  * is left, so a failure here costs disk space until the end, not a result. */
 static void remove_workdir(char **dir)
 {
         if (*dir)
-                nftw(*dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+                sbx_rm_tree(*dir);
         free(*dir);
         *dir = NULL;
 }
@@ -87,8 +82,6 @@ static void remove_workdir(char **dir)
 static int write_program(const char *dir, const char *text, struct sbx_err *err)
 {
         auto_free char *path = NULL;
-        size_t len = strlen(text);
-        const char *p = text;
         int fd;
 
         if (asprintf(&path, "%s/%s", dir, PROGRAM_NAME) < 0)
@@ -96,17 +89,10 @@ static int write_program(const char *dir, const char *text, struct sbx_err *err)
         fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
         if (fd < 0)
                 return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "%s", path);
-        while (len) {
-                ssize_t w = write(fd, p, len);
-                if (w < 0 && errno == EINTR)
-                        continue;
-                if (w < 0) {
-                        int e = errno;
-                        close(fd);
-                        return sbx_fail_code(err, SBX_EXIT_SANDBOX, e, "%s", path);
-                }
-                p += w;
-                len -= (size_t)w;
+        if (sbx_write_all(fd, text, strlen(text)) < 0) {
+                int e = errno;
+                close(fd);
+                return sbx_fail_code(err, SBX_EXIT_SANDBOX, e, "%s", path);
         }
         if (close(fd) < 0)
                 return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "%s", path);

@@ -16,6 +16,7 @@
 #include "sha256.h"
 #include "strbuf.h"
 #include "suite.h"
+#include "util.h"
 
 const char *const evalplus_phase_names[EVALPLUS_PHASES] = { "base", "plus" };
 static const char *const input_keys[EVALPLUS_PHASES] = { "base_input", "plus_input" };
@@ -188,12 +189,6 @@ void evalplus_free(struct evalplus_suite *e)
         free(e);
 }
 
-static const char *str_field(const cJSON *o, const char *key)
-{
-        const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-        return cJSON_IsString(v) ? v->valuestring : "";
-}
-
 /* evalplus: the sample's "solution", or prompt + "completion"; the
  * reference is prompt + canonical_solution. */
 char *evalplus_build_program(const struct suite *s, const struct suite_sample *smp,
@@ -204,7 +199,7 @@ char *evalplus_build_program(const struct suite *s, const struct suite_sample *s
         char *text;
 
         if (!smp->is_solution)
-                strbuf_add(&b, str_field(pb, "prompt"));
+                strbuf_add(&b, json_get_str(pb, "prompt", ""));
         strbuf_add(&b, smp->code);
         if (!(text = strbuf_done(&b)))
                 sbx_fail(err, ENOMEM, "building program");
@@ -283,16 +278,17 @@ static char *inputs_text(const struct suite *s, size_t task, bool limits, double
 {
         const struct evalplus_suite *e = s->evalplus;
         const cJSON *pb = s->tasks[task].problem;
+        const char *entry = json_get_str(pb, "entry_point", "");
         struct strbuf b = { 0 };
         char num[64];
         double phase_s;
 
         *wall_s = EVALPLUS_START_SLACK_S;
         strbuf_add(&b, "{\"entry_point\":");
-        add_json_string(&b, str_field(pb, "entry_point"));
+        add_json_string(&b, entry);
         snprintf(num, sizeof(num), ",\"mbpp_deserialize\":%d", mbpp_number(s, task));
         strbuf_add(&b, e->dataset == EVALPLUS_MBPP ? num : ",\"mbpp_deserialize\":null");
-        if (evalplus_oracle_for(e->dataset, str_field(pb, "entry_point")) == EP_ORACLE_NOT_NONE)
+        if (evalplus_oracle_for(e->dataset, entry) == EP_ORACLE_NOT_NONE)
                 strbuf_add(&b, ",\"not_none\":true");
         strbuf_add(&b, ",\"phases\":[");
         for (int ph = 0; ph < EVALPLUS_PHASES; ph++) {
@@ -371,7 +367,7 @@ static const cJSON **index_records(const cJSON *recs, const char *phase, size_t 
                 return NULL;
         cJSON_ArrayForEach(r, recs) {
                 const cJSON *i = cJSON_GetObjectItemCaseSensitive(r, "i");
-                if (!cJSON_IsNumber(i) || strcmp(str_field(r, "p"), phase))
+                if (!cJSON_IsNumber(i) || strcmp(json_get_str(r, "p", ""), phase))
                         continue;
                 if (i->valueint >= 0 && (size_t)i->valueint < n && !at[i->valueint])
                         at[i->valueint] = r;
@@ -394,7 +390,7 @@ static const char *phase_status(const struct suite *s, size_t task, int ph,
         const cJSON *exp = cJSON_GetObjectItemCaseSensitive(e->truth[task], name);
         const cJSON *atol = cJSON_GetObjectItemCaseSensitive(pb, "atol");
         struct evalplus_judge j = {
-                evalplus_oracle_for(e->dataset, str_field(pb, "entry_point")),
+                evalplus_oracle_for(e->dataset, json_get_str(pb, "entry_point", "")),
                 cJSON_IsNumber(atol) ? atol->valuedouble : 0,
         };
         const cJSON *special[2], *r, *x;
@@ -407,7 +403,7 @@ static const char *phase_status(const struct suite *s, size_t task, int ph,
         if (!at)
                 return snprintf(why, why_len, "out of memory"), "fail";
         if (special[0]) {
-                snprintf(why, why_len, "%s: %s", name, str_field(special[0], "m"));
+                snprintf(why, why_len, "%s: %s", name, json_get_str(special[0], "m", ""));
                 return "fail";
         }
         cJSON_ArrayForEach(x, exp) {
@@ -421,10 +417,11 @@ static const char *phase_status(const struct suite *s, size_t task, int ph,
                                  special[1] ? "the phase's time limit" : "the run ended");
                         return "timeout";
                 }
-                st = str_field(r, "s");
+                st = json_get_str(r, "s", "");
                 if (strcmp(st, "ok")) {
                         snprintf(why, why_len, "%s: input %d: %s%s", name, i,
-                                 strcmp(st, "timeout") ? "" : "time limit", str_field(r, "m"));
+                                 strcmp(st, "timeout") ? "" : "time limit",
+                                 json_get_str(r, "m", ""));
                         return "fail";
                 }
                 if (!evalplus_judge_value(&j, cJSON_GetObjectItemCaseSensitive(r, "v"), x,

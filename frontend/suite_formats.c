@@ -11,6 +11,7 @@
 
 #include "suite.h"
 #include "suite_summary.h"
+#include "util.h"
 
 static int add_solution(struct suite *s, struct suite_task *t, long pos,
                         const char *code, const char *file, const char *where,
@@ -169,18 +170,16 @@ static int load_task_dir(struct suite *s, const char *dir, const char *name,
 /* A directory's samples are hashed as loaded (task, file name, code). */
 static void hash_samples(const struct suite *s, char hash[17])
 {
-        uint64_t h = 0xcbf29ce484222325ULL;     /* FNV-1a */
+        uint64_t h = SBX_FNV1A_INIT;
 
         for (size_t i = 0; i < s->n_samples; i++) {
                 const cJSON *f = cJSON_GetObjectItemCaseSensitive(s->samples[i].fields, "sbx_file");
                 const char *parts[] = { s->tasks[s->samples[i].task].task_id,
                                         cJSON_GetStringValue(f), s->samples[i].code };
-                for (size_t k = 0; k < 3; k++)
-                        for (const char *p = parts[k] ? parts[k] : ""; ; p++) {
-                                h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
-                                if (!*p)
-                                        break;
-                        }
+                for (size_t k = 0; k < 3; k++) {
+                        const char *p = parts[k] ? parts[k] : "";
+                        h = sbx_fnv1a(h, p, strlen(p) + 1);     /* with the NUL */
+                }
         }
         snprintf(hash, 17, "%016llx", (unsigned long long)h);
 }

@@ -7,6 +7,7 @@
 
 #include "sha256.h"
 #include "suite_info.h"
+#include "util.h"
 
 static int add_file(cJSON *sum, const char *key, const char *path, const char *format,
                     struct sbx_err *err)

@@ -14,6 +14,7 @@
 #include "classeval.h"
 #include "evalplus.h"
 #include "suite.h"
+#include "util.h"
 
 #define READ_CHUNK_BYTES (1 << 20)
 
@@ -354,9 +355,7 @@ static int parse_records(const char *path, jsonl_fn fn, struct load_ctx *ctx,
         if (suite_read_file(path, &buf, &len, err) < 0)
                 return -1;
         if (hash) {
-                uint64_t h = 0xcbf29ce484222325ULL;     /* FNV-1a */
-                for (size_t i = 0; i < len; i++)
-                        h = (h ^ (unsigned char)buf[i]) * 0x100000001b3ULL;
+                uint64_t h = sbx_fnv1a(SBX_FNV1A_INIT, buf, len);
                 snprintf(hash, 17, "%016llx", (unsigned long long)h);
         }
         const char *first = skip_ws(buf);

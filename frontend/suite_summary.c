@@ -9,6 +9,7 @@
 #include "passk.h"
 #include "suite.h"
 #include "suite_summary.h"
+#include "util.h"
 
 struct entry {
         const cJSON *line;
@@ -55,17 +56,11 @@ static bool line_passed(const cJSON *l)
         return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(l, "passed"));
 }
 
-static const char *line_str(const cJSON *l, const char *key)
-{
-        const cJSON *v = cJSON_GetObjectItemCaseSensitive(l, key);
-        return cJSON_IsString(v) ? v->valuestring : "";
-}
-
 static void count_line(const cJSON *l, size_t counts[4])
 {
-        const char *res = line_str(l, "result");
+        const char *res = json_get_str(l, "result", "");
 
-        if (!strcmp(line_str(l, "status"), "error"))
+        if (!strcmp(json_get_str(l, "status", ""), "error"))
                 counts[3]++;
         else if (!strcmp(res, "passed"))
                 counts[0]++;
@@ -87,7 +82,7 @@ static int tally_task(const struct entry *e, size_t n, struct classeval_task_tal
                 return -1;
         for (size_t i = 0; i < n; i++) {
                 const cJSON *tc = cJSON_GetObjectItemCaseSensitive(e[i].line, "test_classes");
-                const char *cr = line_str(e[i].line, "class_result");
+                const char *cr = json_get_str(e[i].line, "class_result", "");
                 size_t j = 0;
                 t->n++;
                 t->class_success += !strcmp(cr, "class_success");
@@ -95,7 +90,7 @@ static int tally_task(const struct entry *e, size_t n, struct classeval_task_tal
                                     !strcmp(cr, "class_partial_success");
                 cJSON_ArrayForEach(c, first) {
                         const cJSON *mine = cJSON_GetObjectItemCaseSensitive(tc, c->string);
-                        const char *a = line_str(mine, "answer");
+                        const char *a = json_get_str(mine, "answer", "");
                         t->fun_success[j] += !strcmp(a, "success");
                         t->fun_partial[j] += !strcmp(a, "success") || !strcmp(a, "partial_success");
                         j++;
@@ -186,7 +181,7 @@ static void add_counts(cJSON *sum, cJSON *const *lines, size_t n, const struct s
                 count_line(lines[i], counts);
                 const cJSON *u = cJSON_GetObjectItemCaseSensitive(lines[i], "sbx_invalid_utf8");
                 bad_utf8 += cJSON_IsNumber(u) && u->valuedouble > 0 ? (size_t)u->valuedouble : 0;
-                const char *t = line_str(lines[i], "tier");
+                const char *t = json_get_str(lines[i], "tier", "");
                 if (*t && !tier)
                         tier = t;
                 else if (*t && strcmp(t, tier))
@@ -269,8 +264,8 @@ cJSON *suite_summary(cJSON *const *lines, size_t n, const struct summary_opts *o
                 size_t j = i;
                 while (j < done && !strcmp(e[j].task_id, e[i].task_id)) {
                         tc[nt] += line_passed(e[j].line);
-                        tb[nt] += !strcmp(line_str(e[j].line, "base_status"), "pass");
-                        evalplus = evalplus || *line_str(e[j].line, "base_status");
+                        tb[nt] += !strcmp(json_get_str(e[j].line, "base_status", ""), "pass");
+                        evalplus = evalplus || *json_get_str(e[j].line, "base_status", "");
                         j++;
                 }
                 tn[nt] = j - i;
@@ -310,12 +305,6 @@ oom:
         return NULL;
 }
 
-static double num(const cJSON *o, const char *k)
-{
-        const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-        return cJSON_IsNumber(v) ? v->valuedouble : 0;
-}
-
 /* Small suites (the demo, a handful of tasks) get a per-task table; a
  * 164-task table would bury the totals, and the JSON summary has it anyway. */
 #define PER_TASK_TABLE_MAX_TASKS 30
@@ -330,7 +319,7 @@ static void print_per_task(FILE *fp, const cJSON *s)
         cJSON_ArrayForEach(row, rows)
                 fprintf(fp, "  %-24s %7.0f %7.0f\n",
                         cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "task_id")),
-                        num(row, "passed"), num(row, "samples"));
+                        json_get_num(row, "passed", 0), json_get_num(row, "samples", 0));
 }
 
 void suite_summary_print(FILE *fp, const cJSON *s)
@@ -340,16 +329,17 @@ void suite_summary_print(FILE *fp, const cJSON *s)
         print_per_task(fp, s);
         fprintf(fp, "suite %s: %.0f samples, %.0f tasks%s, tier %s\n",
                 cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(s, "suite")),
-                num(s, "samples"), num(s, "tasks"),
+                json_get_num(s, "samples", 0), json_get_num(s, "tasks", 0),
                 cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(s, "complete")) ? "" : " (incomplete)",
                 cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(s, "tier")));
         fprintf(fp, "  passed %.0f, failed %.0f, timed out %.0f, errors %.0f\n",
-                num(s, "passed"), num(s, "failed"), num(s, "timed_out"), num(s, "errors"));
-        double missing = num(s, "tasks_without_samples");
+                json_get_num(s, "passed", 0), json_get_num(s, "failed", 0),
+                json_get_num(s, "timed_out", 0), json_get_num(s, "errors", 0));
+        double missing = json_get_num(s, "tasks_without_samples", 0);
         char partial[96] = "";
         if (missing > 0)
                 snprintf(partial, sizeof(partial), "  PARTIAL: %.0f of %.0f tasks have no sample",
-                         missing, num(s, "problem_tasks"));
+                         missing, json_get_num(s, "problem_tasks", 0));
         else if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(s, "interrupted")))
                 snprintf(partial, sizeof(partial), "  PARTIAL: interrupted");
         cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(s, "pass_at_k"))
@@ -370,6 +360,6 @@ void suite_summary_print(FILE *fp, const cJSON *s)
                 fprintf(fp, "\n");
         }
         if (cJSON_GetObjectItemCaseSensitive(s, "wall_s"))
-                fprintf(fp, "  wall %.2f s, %.0f run, %.2f samples/s\n", num(s, "wall_s"),
-                        num(s, "ran"), num(s, "samples_per_s"));
+                fprintf(fp, "  wall %.2f s, %.0f run, %.2f samples/s\n", json_get_num(s, "wall_s", 0),
+                        json_get_num(s, "ran", 0), json_get_num(s, "samples_per_s", 0));
 }

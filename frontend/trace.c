@@ -3,27 +3,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "trace.h"
+#include "util.h"
 
 static bool trace_enabled;
 static long long trace_start_ns, trace_last_ns;
-
-static long long mono_ns(void)
-{
-        struct timespec ts;
-
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
 void sbx_trace_init(void)
 {
         const char *v = getenv("SBX_TRACE");
 
         trace_enabled = v && v[0] && strcmp(v, "0") != 0;
-        trace_start_ns = trace_last_ns = mono_ns();
+        trace_start_ns = trace_last_ns = sbx_now_ns();
 }
 
 bool sbx_trace_on(void)
@@ -42,7 +34,7 @@ void sbx_trace(const char *phase)
 
         if (!trace_enabled)
                 return;
-        now = mono_ns();
+        now = sbx_now_ns();
         fprintf(stderr, "sbx-run:    trace %8.3f ms %7.3f ms  %s\n",
                 (double)(now - trace_start_ns) / 1e6,
                 (double)(now - trace_last_ns) / 1e6, phase);

@@ -1,6 +1,5 @@
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +10,7 @@
 
 #include "argv.h"
 #include "proc.h"
+#include "util.h"
 #include "venv.h"
 
 #define STAMP_MAX_BYTES   (1 << 20)
@@ -42,11 +42,6 @@ bool venv_name_valid(const char *name)
         return true;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-        return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 char *venv_stamp_text(const char *base_python, const char *version,
                       const char *const *packages,
                       const uint64_t *provision_hashes, size_t n_provision)
@@ -63,7 +58,7 @@ char *venv_stamp_text(const char *base_python, const char *version,
         const char **sorted = calloc(n + 1, sizeof(*sorted));
         if (sorted && n) {       /* memcpy from NULL is undefined even for 0 bytes */
                 memcpy(sorted, packages, n * sizeof(*sorted));
-                qsort(sorted, n, sizeof(*sorted), cmp_str);
+                qsort(sorted, n, sizeof(*sorted), sbx_cmp_str);
         }
         fprintf(fp, "sbx-venv-stamp 1\npython %s\nversion %s\n", base_python,
                 version);
@@ -136,11 +131,6 @@ static bool stamp_matches(const char *stamp_path, const char *expected)
         auto_free char *have = read_small_file(stamp_path, STAMP_MAX_BYTES, NULL);
 
         return have && strcmp(have, expected) == 0;
-}
-
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-        return remove(path) < 0 && errno != ENOENT ? -1 : 0;
 }
 
 /* Runs one build step, unsandboxed as the user; a failure quotes the tail
@@ -243,7 +233,7 @@ static int write_stamp(const char *dir, const char *text, struct sbx_err *err)
         if (fd < 0)
                 return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "%s", tmp);
         size_t len = strlen(text);
-        if (write(fd, text, len) != (ssize_t)len || fsync(fd) < 0)
+        if (sbx_write_all(fd, text, len) < 0 || fsync(fd) < 0)
                 return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "writing %s", tmp);
         /* the stamp appears last and atomically: a crash before this line
          * leaves an unstamped venv, which the next run rebuilds */
@@ -260,7 +250,7 @@ static int build(const struct venv_request *rq, const char *dir,
         if (!rq->quiet)
                 fprintf(stderr, "sbx-run: building venv %s in %s (unsandboxed, as you)\n",
                         rq->name, dir);
-        if (nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS) < 0 && errno != ENOENT)
+        if (sbx_rm_tree(dir) < 0)
                 return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "removing old venv %s", dir);
         if (create_venv(rq, dir, uv, err) < 0 ||
             install_packages(rq, dir, uv, err) < 0 ||
