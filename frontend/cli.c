@@ -71,6 +71,12 @@ static const struct option long_options[] = {
 };
 
 /* Whole string, base 10, in [min, max]. */
+/* An option given more than once keeps each value, in order. */
+static int push_arg(struct strvec *v, const char *arg, struct sbx_err *err)
+{
+        return strvec_push(v, arg) < 0 ? sbx_fail(err, errno, "out of memory") : 0;
+}
+
 static int parse_ll(const char *opt, const char *s, long long min, long long max,
                     long long *out, struct sbx_err *err)
 {
@@ -215,16 +221,16 @@ static int apply_option(int id, const char *arg, struct cli_opts *o,
                 return parse_tier("--require-tier", arg, &o->sb.require_tier, err);
         case OPT_PYTHON: o->sb.python = arg; return 0;
         case OPT_VENV: o->sb.venv_name = arg; return 0;
-        case OPT_PACKAGE: return str_list_push(&o->packages, arg, err);
-        case OPT_PROVISION: return str_list_push(&o->provision, arg, err);
+        case OPT_PACKAGE: return push_arg(&o->packages, arg, err);
+        case OPT_PROVISION: return push_arg(&o->provision, arg, err);
         case OPT_ENV:
                 if (!strchr(arg, '=') || arg[0] == '=')
                         return sbx_fail(err, 0, "--env: '%s' is not NAME=VALUE", arg);
-                return str_list_push(&o->env, arg, err);
+                return push_arg(&o->env, arg, err);
         case OPT_RO_BIND:
                 if (arg[0] != '/')
                         return sbx_fail(err, 0, "--ro-bind: '%s' is not an absolute path", arg);
-                return str_list_push(&o->ro_binds, arg, err);
+                return push_arg(&o->ro_binds, arg, err);
         case OPT_REBUILD: o->sb.rebuild = true; return 0;
         case OPT_REPEAT:
                 if (parse_ll("--repeat", arg, 1, 1000000, &n, err) < 0)
@@ -313,10 +319,10 @@ static int check_mode(struct cli_opts *o, int argc, char **argv, struct sbx_err 
                                 "ARGV, --suite, --probe, --serve or merge (see --help)");
         if (o->sb.venv_name == NULL && (o->packages.len || o->provision.len))
                 return sbx_fail(err, 0, "--package and --provision need --venv NAME");
-        o->sb.env = o->env.items;
-        o->sb.ro_binds = o->ro_binds.items;
-        o->sb.packages = o->packages.items;
-        o->sb.provision = o->provision.items;
+        o->sb.env = strvec_list(&o->env);
+        o->sb.ro_binds = strvec_list(&o->ro_binds);
+        o->sb.packages = strvec_list(&o->packages);
+        o->sb.provision = strvec_list(&o->provision);
         return 0;
 }
 
@@ -351,8 +357,8 @@ int cli_parse(int argc, char **argv, struct cli_opts *o, struct sbx_err *err)
 
 void cli_opts_free(struct cli_opts *o)
 {
-        str_list_free(&o->env);
-        str_list_free(&o->ro_binds);
-        str_list_free(&o->packages);
-        str_list_free(&o->provision);
+        strvec_free(&o->env);
+        strvec_free(&o->ro_binds);
+        strvec_free(&o->packages);
+        strvec_free(&o->provision);
 }

@@ -11,6 +11,7 @@
 
 #include "err.h"
 #include "sandbox.h"
+#include "util.h"
 
 enum cli_mode {
         CLI_MODE_NONE = 0,
@@ -24,19 +25,11 @@ enum cli_mode {
         CLI_MODE_VERSION,
 };
 
-/* Growable NULL-terminated list of borrowed argv strings. */
-struct str_list {
-        const char **items;     /* items[len] == NULL */
-        size_t len, cap;
-};
-int str_list_push(struct str_list *l, const char *s, struct sbx_err *err);
-void str_list_free(struct str_list *l);
-
 struct cli_opts {
         enum cli_mode mode;
         /* sandbox (every mode that runs something) */
         struct sandbox_opts sb;
-        struct str_list env, ro_binds, packages, provision;
+        struct strvec env, ro_binds, packages, provision;   /* repeated options */
         int64_t timeout_ms;             /* 0 = mode's default (suite's or DEFAULT_TIMEOUT_MS) */
         int64_t cpu_limit_s;            /* --cpu; 0 = timeout + DEFAULT_CPU_SLACK_S */
         bool json;

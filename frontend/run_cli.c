@@ -35,10 +35,10 @@ static void fill_sb_opts(struct cli_opts *opts)
         /* One real run proves the helper or bwrap; --repeat measures runs alone and
          * --print-argv runs nothing, so both probe first. */
         opts->sb.probe_by_first_run = !opts->repeat && !opts->print_argv;
-        opts->sb.env = opts->env.items;
-        opts->sb.ro_binds = opts->ro_binds.items;
-        opts->sb.packages = opts->packages.items;
-        opts->sb.provision = opts->provision.items;
+        opts->sb.env = strvec_list(&opts->env);
+        opts->sb.ro_binds = strvec_list(&opts->ro_binds);
+        opts->sb.packages = strvec_list(&opts->packages);
+        opts->sb.provision = strvec_list(&opts->provision);
 }
 
 /* Program output is arbitrary bytes; JSON strings are UTF-8 without NUL. */

@@ -1,29 +1,24 @@
 /* --serve's request parser: one JSON line into a struct serve_request,
  * every field checked, and the error response. Pure code (unit tested in
  * tests/unit/frontend_serve.c): nothing here touches the sandbox. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "serve.h"
+#include "util.h"
 
 #define WHY(...) (snprintf(why, why_len, __VA_ARGS__), -1)
-
-static void free_strv(char **v)
-{
-        for (size_t i = 0; v && v[i]; i++)
-                free(v[i]);
-        free(v);
-}
 
 void serve_request_free(struct serve_request *rq)
 {
         cJSON_Delete(rq->id);
         free(rq->code);
-        free_strv(rq->argv);
+        sbx_strv_free(rq->argv);
         free(rq->workdir);
-        free_strv(rq->env);
+        sbx_strv_free(rq->env);
         free(rq->suite);
         free(rq->problems);
         free(rq->samples);
@@ -36,14 +31,14 @@ void serve_request_free(struct serve_request *rq)
 static int get_str(const cJSON *o, const char *key, bool required, char **out,
                    char *why, size_t why_len)
 {
-        const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+        int rc = json_dup_str(o, key, out);
 
-        if (!v)
-                return required ? WHY("missing \"%s\"", key) : 0;
-        if (!cJSON_IsString(v) || !v->valuestring)
-                return WHY("\"%s\" must be a string", key);
-        if (!(*out = strdup(v->valuestring)))
+        if (rc == 0 && required)
+                return WHY("missing \"%s\"", key);
+        if (rc < 0 && errno == ENOMEM)
                 return WHY("out of memory");
+        if (rc < 0)
+                return WHY("\"%s\" must be a string", key);
         return 0;
 }
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "suite.h"
+#include "util.h"
 
 /* Where `make install` puts the shipped benchmark data; $SBX_SUITES_DIR
  * overrides it (tests, an uninstalled checkout: SBX_SUITES_DIR=suites). */
@@ -100,12 +101,8 @@ void suite_def_free(struct suite_def *def)
         free(def->canonical_field);
         free(def->python);
         free(def->venv_name);
-        for (char **p = def->packages; p && *p; p++)
-                free(*p);
-        free(def->packages);
-        for (char **p = def->provision; p && *p; p++)
-                free(*p);
-        free(def->provision);
+        sbx_strv_free(def->packages);
+        sbx_strv_free(def->provision);
         memset(def, 0, sizeof(*def));
 }
 
@@ -129,15 +126,11 @@ static char *resolve(const char *suite_path, const char *rel)
 static int get_string(const cJSON *obj, const char *key, char **out,
                       const char *path, struct sbx_err *err)
 {
-        const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-
-        if (!v)
+        if (json_dup_str(obj, key, out) >= 0)
                 return 0;
-        if (!cJSON_IsString(v))
-                return sbx_fail(err, 0, "%s: \"%s\" must be a string", path, key);
-        if (!(*out = strdup(v->valuestring)))
+        if (errno == ENOMEM)
                 return sbx_fail(err, ENOMEM, "%s", path);
-        return 0;
+        return sbx_fail(err, 0, "%s: \"%s\" must be a string", path, key);
 }
 
 static int get_list(const cJSON *obj, const char *key, char ***out, bool paths,

@@ -144,6 +144,13 @@ void strvec_free(struct strvec *v)
         memset(v, 0, sizeof(*v));
 }
 
+void sbx_strv_free(char **v)
+{
+        for (size_t i = 0; v && v[i]; i++)
+                free(v[i]);
+        free(v);
+}
+
 const char *json_get_str(const cJSON *obj, const char *key, const char *dflt)
 {
         const char *s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(obj, key));
@@ -156,4 +163,15 @@ double json_get_num(const cJSON *obj, const char *key, double dflt)
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
 
         return cJSON_IsNumber(v) ? v->valuedouble : dflt;
+}
+
+int json_dup_str(const cJSON *obj, const char *key, char **out)
+{
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+        if (!v)
+                return 0;
+        if (!cJSON_IsString(v) || !v->valuestring)
+                return errno = EINVAL, -1;
+        return (*out = strdup(v->valuestring)) ? 1 : (errno = ENOMEM, -1);
 }

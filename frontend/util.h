@@ -43,10 +43,20 @@ int strvec_pushf(struct strvec *v, const char *fmt, ...)
         __attribute__((format(printf, 2, 3)));
 int strvec_extend(struct strvec *v, const char *const *items);
 void strvec_free(struct strvec *v);
+/* Frees a NULL-terminated array of strings and the array (NULL: nothing). */
+void sbx_strv_free(char **v);
+/* The items as the read-only list the library's options take. */
+static inline const char *const *strvec_list(const struct strvec *v)
+{
+        return (const char *const *)v->items;
+}
 
 /* obj[key] when it is a string / a number, else dflt (also when obj is
  * NULL or not an object). */
 const char *json_get_str(const struct cJSON *obj, const char *key, const char *dflt);
 double json_get_num(const struct cJSON *obj, const char *key, double dflt);
+/* A copy of obj[key] in *out: 1; 0 when key is absent (*out untouched);
+ * -1 with errno EINVAL when it is not a string, ENOMEM when out of memory. */
+int json_dup_str(const struct cJSON *obj, const char *key, char **out);
 
 #endif

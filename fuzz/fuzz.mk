@@ -46,7 +46,7 @@ FUZZ_SRCS_cluster_env       := frontend/cluster_env.c frontend/err.c
 FUZZ_SRCS_results           := $(FUZZ_SUITE_SRCS) frontend/results.c frontend/utf8.c
 FUZZ_SRCS_helper_request    := helper/request.c helper/util.c
 FUZZ_SRCS_helper_config     := helper/config.c helper/request.c helper/util.c
-FUZZ_SRCS_serve_request     := frontend/serve_request.c
+FUZZ_SRCS_serve_request     := frontend/serve_request.c frontend/util.c
 FUZZ_LIBS := $(FRONTEND_LIBS) $(SECCOMP_LIBS) -lz
 
 $(FUZZ_OBJDIR)/%.o: %.c
