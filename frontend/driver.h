@@ -9,7 +9,7 @@
 
 #define DRIVER_NONCE_HEX 32
 
-extern const char driver_source[];
+extern const char *const driver_source;       /* driver.py */
 
 enum driver_outcome {
         DRIVER_NONE = 0,        /* no valid end marker: died or exited early */

@@ -21,6 +21,12 @@ $(BUILD)/gen/evalplus_driver_text.h: frontend/evalplus_driver.py common/embed.sh
 	sh common/embed.sh evalplus_driver_py < $< > $@
 $(BUILD)/frontend/evalplus_driver.o: $(BUILD)/gen/evalplus_driver_text.h
 $(BUILD)/frontend/evalplus_driver.o: ALL_CFLAGS += -I$(BUILD)/gen
+# So is the suite driver (script and classeval modes).
+$(BUILD)/gen/driver_text.h: frontend/driver.py common/embed.sh
+	@mkdir -p $(dir $@)
+	sh common/embed.sh driver_py < $< > $@
+$(BUILD)/frontend/driver.o: $(BUILD)/gen/driver_text.h
+$(BUILD)/frontend/driver.o: ALL_CFLAGS += -I$(BUILD)/gen
 
 all: $(BUILD)/sbx-run
 

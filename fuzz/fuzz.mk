@@ -54,6 +54,7 @@ $(FUZZ_OBJDIR)/%.o: %.c
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(FUZZ_OBJDIR)/common/seccomp_policy.o: $(BUILD)/gen/seccomp_policy_text.h
+$(FUZZ_OBJDIR)/frontend/driver.o: $(BUILD)/gen/driver_text.h
 
 # $$ in prerequisites: expanded a second time per target (secondary
 # expansion), so each target gets its own list.
