@@ -75,12 +75,12 @@ struct suite {
         struct evalplus_suite *evalplus; /* evalplus's native form, else NULL (evalplus.h) */
 };
 
-/* Reads a whole file, gunzipping it when it ends in .gz. The buffer is
+/* Reads a whole file, gunzipping it when it ends in .gz (suite_file.c). The buffer is
  * NUL-terminated; *len excludes the NUL. */
 int suite_read_file(const char *path, char **buf, size_t *len, struct sbx_err *err);
 
 /* Calls fn for each non-blank line of a JSONL buffer, parsed into an object
- * (owned by fn). Errors name path and line. */
+ * (owned by fn). Errors name path and line (suite_jsonl.c). */
 typedef int (*jsonl_fn)(void *ctx, cJSON *obj, long line, struct sbx_err *err);
 int suite_parse_jsonl(const char *path, const char *buf, size_t len,
                       jsonl_fn fn, void *ctx, struct sbx_err *err);
@@ -130,7 +130,13 @@ static inline bool suite_in_shard(size_t index, int shard_index, int shard_count
         return shard_count <= 0 || (int)(index % (size_t)shard_count) == shard_index;
 }
 
+/* ---- tasks and samples as tables (suite_tasks.c) ---- */
+
 /* String form of a task_id field (string, or integer as MBPP has); malloc'd. */
 char *suite_task_id_string(const cJSON *v);
+/* strcmp, but digit runs compare as numbers (HumanEval/2 < HumanEval/10). */
+int suite_natural_cmp(const char *a, const char *b);
+/* Builds by_id once the tasks are loaded; a duplicate task_id is an error. */
+int suite_index_tasks(struct suite *s, struct sbx_err *err);
 
 #endif

@@ -10,7 +10,6 @@
 #include <sys/stat.h>
 
 #include "suite.h"
-#include "suite_summary.h"
 #include "util.h"
 
 static int add_solution(struct suite *s, struct suite_task *t, long pos,

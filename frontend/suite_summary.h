@@ -24,9 +24,6 @@ struct summary_opts {
         size_t tasks_without_samples;   /* of those, tasks the samples never name */
 };
 
-/* strcmp, but digit runs compare as numbers (HumanEval/2 < HumanEval/10). */
-int suite_natural_cmp(const char *a, const char *b);
-
 /* lines[i] may be NULL (not run). Returns a new object, or NULL with err. */
 cJSON *suite_summary(cJSON *const *lines, size_t n, const struct summary_opts *o,
                      struct sbx_err *err);
