@@ -171,13 +171,13 @@ static int finish_job(void *vctx, size_t job, struct run_result *res, struct sbx
         struct suite_run *R = vctx;
         const struct suite_sample *smp = &R->suite.samples[job];
         struct verdict *v = malloc(sizeof(*v));
-        char *line;
+        cJSON *line;
 
         remove_workdir(&R->workdirs[job]);
         if (!v)
                 return sbx_fail(err, ENOMEM, "verdict");
         suite_score(&R->suite, &R->suite.tasks[smp->task], res, v);
-        line = results_line(smp->fields, smp->index, smp->line, v, &R->meta);
+        line = results_line_json(smp->fields, smp->index, smp->line, v, &R->meta);
         R->ran++;
         R->passed += v->passed;
         free(v);

@@ -457,14 +457,13 @@ void evalplus_score(const struct suite *s, size_t task, const struct run_result 
         cJSON_Delete(recs);
         snprintf(v->base_status, sizeof(v->base_status), "%s", st[0]);
         snprintf(v->plus_status, sizeof(v->plus_status), "%s", st[1]);
-        v->passed = !strcmp(st[0], "pass") && !strcmp(st[1], "pass");
         int bad = strcmp(st[0], "pass") ? 0 : 1;
-        if (v->passed)
-                snprintf(v->result, sizeof(v->result), "passed");
+        if (!strcmp(st[0], "pass") && !strcmp(st[1], "pass"))
+                verdict_set(v, VERDICT_PASSED, NULL);
         else if (!strcmp(st[bad], "timeout"))
-                snprintf(v->result, sizeof(v->result), "timed out");
+                verdict_set(v, VERDICT_TIMED_OUT, NULL);
         else
-                snprintf(v->result, sizeof(v->result), "failed: %s", why[bad]);
+                verdict_set(v, VERDICT_FAILED, "%s", why[bad]);
 }
 
 /* Python's json writes NaN, Infinity and -Infinity; cJSON reads none of

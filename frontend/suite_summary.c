@@ -9,6 +9,7 @@
 #include "suite.h"
 #include "suite_summary.h"
 #include "util.h"
+#include "verdict.h"
 
 struct entry {
         const cJSON *line;
@@ -28,18 +29,9 @@ static bool line_passed(const cJSON *l)
         return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(l, "passed"));
 }
 
-static void count_line(const cJSON *l, size_t counts[4])
+static void count_line(const cJSON *l, size_t counts[VERDICT_KINDS])
 {
-        const char *res = json_get_str(l, "result", "");
-
-        if (!strcmp(json_get_str(l, "status", ""), "error"))
-                counts[3]++;
-        else if (!strcmp(res, "passed"))
-                counts[0]++;
-        else if (!strcmp(res, "timed out"))
-                counts[2]++;
-        else
-                counts[1]++;
+        counts[verdict_kind_of(json_get_str(l, "result", ""), json_get_str(l, "status", ""))]++;
 }
 
 /* ClassEval: one tally per task, test classes in the order of its first line. */
@@ -144,7 +136,7 @@ static void add_evalplus(cJSON *sum, const size_t *tn, const size_t *tb, const s
 static void add_counts(cJSON *sum, cJSON *const *lines, size_t n, const struct summary_opts *o,
                        size_t done, size_t nt)
 {
-        size_t counts[4] = { 0 }, bad_utf8 = 0;
+        size_t counts[VERDICT_KINDS] = { 0 }, bad_utf8 = 0;
         const char *tier = NULL;
 
         for (size_t i = 0; i < n; i++) {
@@ -168,10 +160,10 @@ static void add_counts(cJSON *sum, cJSON *const *lines, size_t n, const struct s
                 cJSON_AddNumberToObject(sum, "tasks_without_samples",
                                         (double)o->tasks_without_samples);
         }
-        cJSON_AddNumberToObject(sum, "passed", (double)counts[0]);
-        cJSON_AddNumberToObject(sum, "failed", (double)counts[1]);
-        cJSON_AddNumberToObject(sum, "timed_out", (double)counts[2]);
-        cJSON_AddNumberToObject(sum, "errors", (double)counts[3]);
+        cJSON_AddNumberToObject(sum, "passed", (double)counts[VERDICT_PASSED]);
+        cJSON_AddNumberToObject(sum, "failed", (double)counts[VERDICT_FAILED]);
+        cJSON_AddNumberToObject(sum, "timed_out", (double)counts[VERDICT_TIMED_OUT]);
+        cJSON_AddNumberToObject(sum, "errors", (double)counts[VERDICT_ERROR]);
         cJSON_AddStringToObject(sum, "tier", tier ? tier : "none");
         /* bytes of samples or output that were not UTF-8, written as U+FFFD */
         cJSON_AddNumberToObject(sum, "invalid_utf8_replaced", (double)bad_utf8);

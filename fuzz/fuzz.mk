@@ -29,7 +29,7 @@ FUZZ_LDFLAGS := -fsanitize=fuzzer,address,undefined
 # links only the files it exercises, so a file elsewhere in the tree that
 # clang rejects does not stop the fuzzing of the parsers.
 FUZZ_SUITE_SRCS  := frontend/suite_load.c frontend/suite_def.c frontend/suite_build.c \
-                    frontend/suite_file.c frontend/suite_jsonl.c frontend/suite_tasks.c \
+                    frontend/suite_file.c frontend/suite_jsonl.c frontend/suite_tasks.c frontend/verdict.c \
                     frontend/suite_formats.c frontend/suite_summary.c \
                     frontend/suite_evalplus.c frontend/evalplus_compare.c frontend/evalplus_oracle.c \
                     frontend/sha256.c \
