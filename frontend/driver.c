@@ -14,7 +14,51 @@
 const char *const driver_source = driver_py;
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
+
+void driver_argv_init(struct driver_argv *a, const char *python)
+{
+        a->argc = 0;
+        a->argv[a->argc++] = python;
+        a->argv[a->argc++] = "-I";
+        a->argv[a->argc++] = "-B";
+        a->argv[a->argc++] = "-c";
+        a->argv[a->argc++] = driver_source;
+        a->argv[a->argc] = NULL;
+}
+
+void driver_argv_script(struct driver_argv *a, const char *program_path)
+{
+        a->argv[a->argc++] = "script";
+        a->argv[a->argc++] = program_path;
+        a->argv[a->argc] = NULL;
+}
+
+int driver_argv_classeval(struct driver_argv *a, const char *program_path, int64_t timeout_ms,
+                          const char *module, char *const *classes, size_t n_classes,
+                          struct sbx_err *err)
+{
+        if (a->argc + 4 + n_classes > DRIVER_MAX_ARGS)
+                return sbx_fail(err, 0, "%zu test classes: at most %d", n_classes,
+                                CLASSEVAL_MAX_TEST_CLASSES);
+        snprintf(a->limit_s, sizeof(a->limit_s), "%.3f", (double)timeout_ms / 1000);
+        snprintf(a->module, sizeof(a->module), "%s", module);
+        for (char *p = a->module; *p; p++)
+                if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+                      (*p >= '0' && *p <= '9') || *p == '_'))
+                        *p = '_';
+        if (a->module[0] >= '0' && a->module[0] <= '9')
+                a->module[0] = '_';
+        a->argv[a->argc++] = "classeval";
+        a->argv[a->argc++] = program_path;
+        a->argv[a->argc++] = a->limit_s;
+        a->argv[a->argc++] = a->module;
+        for (size_t i = 0; i < n_classes; i++)
+                a->argv[a->argc++] = classes[i];
+        a->argv[a->argc] = NULL;
+        return 0;
+}
 
 #define BEGIN_TAG "@@SBX-BEGIN "
 #define END_TAG "\n@@SBX-END "

@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "passk.h"
 #include "results.h"
+#include "suite_ops.h"
 #include "suite_summary.h"
 #include "util.h"
 
@@ -150,8 +151,9 @@ static int write_merged(const struct merge *M, const char *out, struct sbx_err *
 
 static int print_summary(const struct merge *M, const struct cli_opts *o, struct sbx_err *err)
 {
+        const struct suite_row *row = suite_row_find(M->suite);
         struct summary_opts so = { .suite = M->suite, .wall_s = -1, .total = M->total,
-                                   .classeval = !strcmp(M->suite, "classeval") };
+                                   .extra = (row ? row->ops : &suite_custom_ops)->summary };
         cJSON *sum;
 
         so.nk = passk_parse_list(o->k_list ? o->k_list : "1,10,100", so.ks, SUMMARY_MAX_K);

@@ -21,17 +21,13 @@
 #define MBPP_TIMEOUT_MS         3000
 #define CLASSEVAL_CLASS_TIMEOUT_MS 5000         /* ClassEval: per test class */
 
-enum suite_kind {
-        SUITE_HUMANEVAL = 0,
-        SUITE_MBPP,
-        SUITE_CLASSEVAL,
-        SUITE_CUSTOM,
-};
+struct suite_row;
+struct suite_ops;
 
-/* What a suite is: built in for the known benchmarks, read from a JSON
- * file for custom ones (suite_def.c). */
+/* What a suite is: a built-in row for the known benchmarks, read from a
+ * JSON file for custom ones (suite_def.c). */
 struct suite_def {
-        enum suite_kind kind;
+        const struct suite_row *row;    /* its row (suite_ops.h), or suite_custom_row */
         char *name;                     /* "humaneval", ..., or the custom file's path */
         char *problems;                 /* custom: default problem file, or NULL */
         char *template;                 /* custom: program template */
@@ -73,6 +69,9 @@ struct suite {
         const char *samples_format;     /* "jsonl", "json", "bigcode-generations", ... */
         bool canonical;
         struct evalplus_suite *evalplus; /* evalplus's native form, else NULL (evalplus.h) */
+        /* How its programs are built, run and scored: the row's, or
+         * evalplus's for a file in the native form (set by suite_load_problems). */
+        const struct suite_ops *ops;
 };
 
 /* Reads a whole file, gunzipping it when it ends in .gz (suite_file.c). The buffer is

@@ -17,6 +17,7 @@
 #include "results.h"
 #include "sched.h"
 #include "suite.h"
+#include "suite_ops.h"
 #include "suite_score.h"
 #include "suite_summary.h"
 #include "suite_info.h"
@@ -46,7 +47,6 @@ static int64_t wall_backstop_ms(int64_t timeout_ms)
         return WALL_BACKSTOP_FACTOR * timeout_ms +
                (timeout_ms > WALL_SLACK_MS ? timeout_ms : WALL_SLACK_MS);
 }
-#define CLASSEVAL_IMPORT_SLACK_S 10     /* imports (numpy, pandas) before the first class */
 #define PROGRESS_EVERY_MS 250
 
 static volatile sig_atomic_t stop_requested;
@@ -99,31 +99,20 @@ static int write_program(const char *dir, const char *text, struct sbx_err *err)
         return 0;
 }
 
-/* ClassEval's module name is "<task>_<n>" (ClassEval_0_0); keep it an identifier. */
-static void module_name(const struct suite_sample *smp, const char *task_id,
-                        char *out, size_t n)
-{
-        snprintf(out, n, "%s_%d", task_id, smp->predict_index < 0 ? 0 : smp->predict_index);
-        for (char *p = out; *p; p++)
-                if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-                      (*p >= '0' && *p <= '9') || *p == '_'))
-                        *p = '_';
-        if (out[0] >= '0' && out[0] <= '9')
-                out[0] = '_';
-}
-
+/* The suite's timeout applies to each of a run's units (ClassEval: its test
+ * classes) after the row's start slack. */
 static int start_job(void *vctx, size_t job, struct sbx_run **run, struct sbx_err *err)
 {
         struct suite_run *R = vctx;
+        const struct suite_ops *ops = R->suite.ops;
         const struct suite_sample *smp = &R->suite.samples[job];
         const struct suite_task *t = &R->suite.tasks[smp->task];
         auto_free char *program = suite_build_program(&R->suite, smp, err);
         auto_free char *path = NULL;
         static const char *const files[] = { PROGRAM_NAME, NULL };
-        const char *argv[CLASSEVAL_MAX_TEST_CLASSES + 16];
-        char limit_s[32], modname[256];
-        size_t argc = 0;
+        struct driver_argv a;
         struct run_spec spec = { 0 };
+        int64_t units = ops->timeout_units ? (int64_t)ops->timeout_units(t) : 1;
 
         if (!program)
                 return -1;
@@ -132,34 +121,16 @@ static int start_job(void *vctx, size_t job, struct sbx_run **run, struct sbx_er
         if (write_program(R->workdirs[job], program, err) < 0 ||
             asprintf(&path, "%s/%s", R->workdirs[job], PROGRAM_NAME) < 0)
                 return -1;
-        if (R->suite.evalplus)
-                return evalplus_start(&R->suite, smp, R->sb, R->workdirs[job], path, run, err);
-        argv[argc++] = sandbox_python(R->sb);
-        argv[argc++] = "-I";
-        argv[argc++] = "-B";
-        argv[argc++] = "-c";
-        argv[argc++] = driver_source;
-        spec.timeout_ms = wall_backstop_ms(R->timeout_ms);
-        spec.cpu_limit_s = cpu_limit_s(R->timeout_ms);
-        if (R->suite.def.kind == SUITE_CLASSEVAL) {
-                snprintf(limit_s, sizeof(limit_s), "%.3f", (double)R->timeout_ms / 1000);
-                module_name(smp, t->task_id, modname, sizeof(modname));
-                argv[argc++] = "classeval";
-                argv[argc++] = path;
-                argv[argc++] = limit_s;
-                argv[argc++] = modname;
-                for (size_t i = 0; i < t->n_test_classes; i++)
-                        argv[argc++] = t->test_classes[i];
-                spec.timeout_ms = (int64_t)t->n_test_classes * spec.timeout_ms +
-                                  CLASSEVAL_IMPORT_SLACK_S * 1000;
-                spec.cpu_limit_s = (int64_t)t->n_test_classes * spec.cpu_limit_s +
-                                   CLASSEVAL_IMPORT_SLACK_S;
-        } else {
-                argv[argc++] = "script";
-                argv[argc++] = path;
-        }
-        argv[argc] = NULL;
-        spec.argv = (char *const *)argv;
+        if (ops->start)
+                return ops->start(&R->suite, smp, R->sb, R->workdirs[job], path, run, err);
+        driver_argv_init(&a, sandbox_python(R->sb));
+        if (!ops->driver_args)
+                driver_argv_script(&a, path);
+        else if (ops->driver_args(&R->suite, smp, path, R->timeout_ms, &a, err) < 0)
+                return -1;
+        spec.timeout_ms = units * wall_backstop_ms(R->timeout_ms) + ops->start_slack_s * 1000;
+        spec.cpu_limit_s = units * cpu_limit_s(R->timeout_ms) + ops->start_slack_s;
+        spec.argv = (char *const *)a.argv;
         spec.workdir = R->workdirs[job];
         spec.private_workdir = true;
         spec.workdir_files = files;
@@ -225,7 +196,7 @@ static int load_suite(struct suite_run *R, struct sbx_err *err)
         if (suite_def_load(&R->suite.def, o->suite, err) < 0)
                 return -1;
         problems = o->problems ? o->problems : R->suite.def.problems;
-        if (!problems && R->suite.def.kind == SUITE_CUSTOM)
+        if (!problems && !suite_row_find(o->suite))
                 return sbx_fail(err, 0, "%s: no \"problems\" in the suite file: "
                                 "pass --problems FILE", o->suite);
         if (!problems && suite_default_problems(o->suite, &shipped, err) < 0)
@@ -356,7 +327,7 @@ static int write_summary(struct suite_run *R, double wall_s, bool stopped,
 {
         struct summary_opts so = { .suite = R->suite.def.name, .wall_s = wall_s,
                                    .ran = R->ran, .total = R->selected,
-                                   .classeval = R->suite.def.kind == SUITE_CLASSEVAL,
+                                   .extra = R->suite.ops->summary,
                                    .problem_tasks = R->suite.n_tasks,
                                    .tasks_without_samples = R->tasks_unrun };
         cJSON *sum;
@@ -496,12 +467,12 @@ static int suite_main(struct suite_run *R, struct sbx_err *err)
         if (open_results(R, &jobs, &njobs, err) < 0)
                 return -1;
         apply_suite_sandbox(R);
-        if (R->suite.evalplus && !o->sb.max_output_bytes)
-                o->sb.max_output_bytes = EVALPLUS_MAX_OUTPUT_BYTES;
+        if (R->suite.ops->max_output_bytes && !o->sb.max_output_bytes)
+                o->sb.max_output_bytes = R->suite.ops->max_output_bytes;
         if (njobs && sandbox_open(&R->sb, &o->sb, err) < 0)
                 return -1;
-        if (njobs && R->suite.evalplus &&
-            evalplus_truth_ensure(&R->suite, R->sb, jobs_parallel(o), err) < 0)
+        if (njobs && R->suite.ops->prepare &&
+            R->suite.ops->prepare(&R->suite, R->sb, jobs_parallel(o), err) < 0)
                 return -1;
         R->progress = o->progress == 1 || (o->progress < 0 && isatty(2));
         R->started_ms = sbx_now_ms();

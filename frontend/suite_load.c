@@ -9,60 +9,25 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "classeval.h"
 #include "evalplus.h"
 #include "suite.h"
+#include "suite_ops.h"
 #include "util.h"
 
 /* ---- problems ---- */
-
-static const char *const required_fields[][5] = {
-        [SUITE_HUMANEVAL] = { "prompt", "test", "entry_point", NULL },
-        [SUITE_MBPP] = { "test_list", NULL },
-        [SUITE_CLASSEVAL] = { "test", "test_classes", "import_statement", NULL },
-        [SUITE_CUSTOM] = { NULL },
-};
 
 static int check_problem(const struct suite *s, cJSON *obj, const char *where,
                          struct sbx_err *err)
 {
         if (cJSON_GetObjectItemCaseSensitive(obj, "plus_input"))
                 return 0;               /* evalplus's native form: evalplus_attach */
-        if (!strcmp(s->def.name, "mbppplus"))
+        if (s->def.row->evalplus_only)
                 return sbx_fail(err, 0, "%s: not evalplus's MbppPlus.jsonl.gz (no plus_input): "
                                 "--suite mbppplus reads only that form", where);
-        for (const char *const *f = required_fields[s->def.kind]; *f; f++)
+        for (const char *const *f = s->def.row->ops->required_fields; *f; f++)
                 if (!cJSON_GetObjectItemCaseSensitive(obj, *f))
                         return sbx_fail(err, 0, "%s: missing field \"%s\" for suite %s",
                                         where, *f, s->def.name);
-        return 0;
-}
-
-static int classeval_test_classes(struct suite_task *t, const char *where,
-                                  struct sbx_err *err)
-{
-        cJSON *list = cJSON_GetObjectItemCaseSensitive(t->problem, "test_classes"), *it;
-        size_t n = (size_t)cJSON_GetArraySize(list), i = 0;
-
-        if (!cJSON_IsArray(list) || n == 0 || n > CLASSEVAL_MAX_TEST_CLASSES)
-                return sbx_fail(err, 0, "%s: \"test_classes\" must be a list of 1 to %d names",
-                                where, CLASSEVAL_MAX_TEST_CLASSES);
-        t->test_classes = calloc(n + 1, sizeof(char *));
-        if (!t->test_classes)
-                return sbx_fail(err, ENOMEM, "%s", where);
-        cJSON_ArrayForEach(it, list) {
-                if (!cJSON_IsString(it))
-                        return sbx_fail(err, 0, "%s: test class names must be strings", where);
-                /* Upstream ClassEval_97 lists " Name": strip, or nothing matches. */
-                const char *b = it->valuestring, *e = b + strlen(b);
-                while (*b == ' ' || *b == '\t')
-                        b++;
-                while (e > b && (e[-1] == ' ' || e[-1] == '\t'))
-                        e--;
-                if (!(t->test_classes[i++] = strndup(b, (size_t)(e - b))))
-                        return sbx_fail(err, ENOMEM, "%s", where);
-        }
-        t->n_test_classes = n;
         return 0;
 }
 
@@ -92,8 +57,8 @@ static int add_task(struct suite *s, cJSON *obj, long line, const char *where,
         t->line = line;
         if (!(t->task_id = suite_task_id_string(id)))
                 return sbx_fail(err, 0, "%s: task_id must be a non-empty string or an integer", where);
-        if (s->def.kind == SUITE_CLASSEVAL)
-                return classeval_test_classes(t, where, err);
+        if (s->def.row->ops->add_task)
+                return s->def.row->ops->add_task(t, where, err);
         return 0;
 }
 
@@ -192,9 +157,10 @@ int suite_load_problems(struct suite *s, const char *path, struct sbx_err *err)
                 return sbx_fail(err, ENOMEM, "%s", path);
         if (parse_records(path, problem_line, &ctx, NULL, err) < 0)
                 return -1;
-        if (suite_index_tasks(s, err) < 0)
+        if (suite_index_tasks(s, err) < 0 || evalplus_attach(s, err) < 0)
                 return -1;
-        return evalplus_attach(s, err);
+        s->ops = s->evalplus ? &suite_evalplus_ops : s->def.row->ops;
+        return 0;
 }
 
 /* ---- samples ---- */
@@ -321,15 +287,7 @@ int suite_load_samples(struct suite *s, const char *path, struct sbx_err *err)
 
 static const char *canonical_field(const struct suite *s)
 {
-        if (s->evalplus)
-                return "canonical_solution";
-        switch (s->def.kind) {
-        case SUITE_HUMANEVAL: return "canonical_solution";
-        case SUITE_MBPP: return "code";
-        case SUITE_CLASSEVAL: return "solution_code";
-        case SUITE_CUSTOM: return s->def.canonical_field;
-        }
-        return NULL;
+        return s->ops->canonical_field ? s->ops->canonical_field : s->def.canonical_field;
 }
 
 int suite_make_canonical(struct suite *s, struct sbx_err *err)

@@ -30,6 +30,9 @@ FUZZ_LDFLAGS := -fsanitize=fuzzer,address,undefined
 # clang rejects does not stop the fuzzing of the parsers.
 FUZZ_SUITE_SRCS  := frontend/suite_load.c frontend/suite_def.c frontend/suite_build.c \
                     frontend/suite_file.c frontend/suite_jsonl.c frontend/suite_tasks.c frontend/verdict.c \
+                    frontend/suite_table.c frontend/suite_humaneval.c frontend/suite_mbpp.c \
+                    frontend/suite_classeval.c frontend/suite_custom.c frontend/suite_evalplus_row.c \
+                    frontend/suite_score.c frontend/driver.c fuzz/fuzz_suite_stubs.c \
                     frontend/suite_formats.c frontend/suite_summary.c \
                     frontend/suite_evalplus.c frontend/evalplus_compare.c frontend/evalplus_oracle.c \
                     frontend/sha256.c \
@@ -42,7 +45,7 @@ FUZZ_SRCS_suite_load        := $(FUZZ_SUITE_SRCS)
 FUZZ_SRCS_custom_suite      := $(FUZZ_SUITE_SRCS)
 FUZZ_SRCS_template          := $(FUZZ_SUITE_SRCS)
 FUZZ_SRCS_classeval_extract := frontend/classeval.c frontend/passk.c frontend/strbuf.c
-FUZZ_SRCS_driver            := frontend/driver.c
+FUZZ_SRCS_driver            := frontend/driver.c frontend/err.c
 FUZZ_SRCS_cluster_env       := frontend/cluster_env.c frontend/err.c
 FUZZ_SRCS_results           := $(FUZZ_SUITE_SRCS) frontend/results.c frontend/utf8.c
 FUZZ_SRCS_helper_request    := helper/request.c helper/util.c
