@@ -245,7 +245,6 @@ static const struct summary_extra summary = {
 static const char *const required[] = { "test", "test_classes", "import_statement", NULL };
 
 const struct suite_ops suite_classeval_ops = {
-        .kind = "classeval",
         .required_fields = required,
         .canonical_field = "solution_code",
         .add_task = add_task,

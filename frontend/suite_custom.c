@@ -76,7 +76,6 @@ static char *build(const struct suite *s, const struct suite_sample *smp, struct
 static const char *const required[] = { NULL };
 
 const struct suite_ops suite_custom_ops = {
-        .kind = "custom",
         .required_fields = required,
         .canonical_field = NULL,        /* the suite file's "canonical_field" */
         .build_program = build,

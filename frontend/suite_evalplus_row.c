@@ -14,7 +14,6 @@ static void score(const struct suite *s, const struct suite_task *t,
 static const char *const required[] = { NULL };        /* evalplus_attach checks them */
 
 const struct suite_ops suite_evalplus_ops = {
-        .kind = "evalplus",
         .required_fields = required,
         .canonical_field = "canonical_solution",
         .build_program = evalplus_build_program,

@@ -37,7 +37,6 @@ static char *build(const struct suite *s, const struct suite_sample *smp, struct
 static const char *const required[] = { "prompt", "test", "entry_point", NULL };
 
 const struct suite_ops suite_humaneval_ops = {
-        .kind = "humaneval",
         .required_fields = required,
         .canonical_field = "canonical_solution",
         .build_program = build,

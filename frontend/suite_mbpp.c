@@ -32,7 +32,6 @@ static char *build(const struct suite *s, const struct suite_sample *smp, struct
 static const char *const required[] = { "test_list", NULL };
 
 const struct suite_ops suite_mbpp_ops = {
-        .kind = "mbpp",
         .required_fields = required,
         .canonical_field = "code",
         .build_program = build,

@@ -23,7 +23,6 @@
 #include "verdict.h"
 
 struct suite_ops {
-        const char *kind;                       /* "humaneval", ...: for messages and tests */
         const char *const *required_fields;     /* every problem has them; NULL-terminated */
         const char *canonical_field;            /* --canonical's completion; NULL: the suite file's */
         /* A problem just read (ClassEval: its test class names), or NULL. */

@@ -75,7 +75,6 @@ static const struct summary_extra example_summary = {
 static const char *const example_required[] = { "expected", NULL };
 
 static const struct suite_ops example_ops = {
-        .kind = "example",
         .required_fields = example_required,
         .canonical_field = "expected",
         .build_program = example_build,
