@@ -148,6 +148,24 @@ struct tallies {
         size_t n;
 };
 
+/* A results line's ClassEval words read back through classeval.c's names
+ * (-1 for words it never writes). */
+static int class_result_of(const char *name)
+{
+        for (int r = CLASSEVAL_CLASS_SUCCESS; r <= CLASSEVAL_CLASS_FAIL; r++)
+                if (!strcmp(name, classeval_class_result_name(r)))
+                        return r;
+        return -1;
+}
+
+static int answer_of(const char *name)
+{
+        for (int a = CLASSEVAL_SUCCESS; a <= CLASSEVAL_ERROR; a++)
+                if (!strcmp(name, classeval_answer_name(a)))
+                        return a;
+        return -1;
+}
+
 /* ClassEval: one tally per task, test classes in the order of its first line. */
 static int tally_task(cJSON *const *lines, size_t n, struct classeval_task_tally *t)
 {
@@ -160,17 +178,16 @@ static int tally_task(cJSON *const *lines, size_t n, struct classeval_task_tally
                 return -1;
         for (size_t i = 0; i < n; i++) {
                 const cJSON *tc = cJSON_GetObjectItemCaseSensitive(lines[i], "test_classes");
-                const char *cr = json_get_str(lines[i], "class_result", "");
+                int cr = class_result_of(json_get_str(lines[i], "class_result", ""));
                 size_t j = 0;
                 t->n++;
-                t->class_success += !strcmp(cr, "class_success");
-                t->class_partial += !strcmp(cr, "class_success") ||
-                                    !strcmp(cr, "class_partial_success");
+                t->class_success += cr == CLASSEVAL_CLASS_SUCCESS;
+                t->class_partial += cr == CLASSEVAL_CLASS_SUCCESS || cr == CLASSEVAL_CLASS_PARTIAL;
                 cJSON_ArrayForEach(c, first) {
                         const cJSON *mine = cJSON_GetObjectItemCaseSensitive(tc, c->string);
-                        const char *a = json_get_str(mine, "answer", "");
-                        t->fun_success[j] += !strcmp(a, "success");
-                        t->fun_partial[j] += !strcmp(a, "success") || !strcmp(a, "partial_success");
+                        int a = answer_of(json_get_str(mine, "answer", ""));
+                        t->fun_success[j] += a == CLASSEVAL_SUCCESS;
+                        t->fun_partial[j] += a == CLASSEVAL_SUCCESS || a == CLASSEVAL_PARTIAL;
                         j++;
                 }
         }
