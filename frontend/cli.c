@@ -66,7 +66,7 @@ static const struct option long_options[] = {
 /* An option given more than once keeps each value, in order. */
 static int push_arg(struct strvec *v, const char *arg, struct sbx_err *err)
 {
-        return strvec_push(v, arg) < 0 ? sbx_fail(err, errno, "out of memory") : 0;
+        return strvec_push(v, arg) < 0 ? sbx_fail_oom(err, "out of memory") : 0;
 }
 
 /* A limit's value goes to the field that the modes read. */

@@ -86,7 +86,7 @@ int interp_resolve(const char *spec, char **path, struct sbx_err *err)
                 if (access(spec, X_OK) < 0)
                         return sbx_fail(err, errno, "--python %s", spec);
                 *path = absolute(spec);
-                return *path ? 0 : sbx_fail(err, ENOMEM, "--python");
+                return *path ? 0 : sbx_fail_oom(err, "--python");
         }
         if (is_version(spec)) {
                 *path = uv_find(spec);

@@ -150,7 +150,7 @@ int run_start_tier(struct sandbox *sb, enum tier t, const struct run_spec *spec,
                 return -1;
         r = calloc(1, sizeof(*r));
         if (!r)
-                return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "out of memory");
+                return sbx_fail_oom(err, "out of memory");
         r->sb = sb;
         r->tier = t;
         r->out_fd = r->err_fd = r->status_fd = r->pidfd = -1;
@@ -164,14 +164,14 @@ int run_start_tier(struct sandbox *sb, enum tier t, const struct run_spec *spec,
         output_capture_init(&r->err_cap, &r->res.err, sb->opts.max_output_bytes);
         if (!r->workdir || run_build_argv(sb, t, spec, r->timeout_ms, r->cpu_limit_s,
                                           &env, &argv) < 0) {
-                sbx_fail_code(err, SBX_EXIT_SANDBOX, ENOMEM, "building argv and env");
+                sbx_fail_oom(err, "building argv and env");
                 goto out;
         }
         /* the helper's own marks, on our time line; only its environment
          * gets it (it is cleared there), never the program's --env */
         if (t == TIER_HELPER && sbx_trace_on() &&
             strvec_pushf(&env, "SBX_TRACE=%lld", sbx_trace_start_ns()) < 0) {
-                sbx_fail_code(err, SBX_EXIT_SANDBOX, ENOMEM, "env");
+                sbx_fail_oom(err, "env");
                 goto out;
         }
         sbx_trace("argv and env");

@@ -33,14 +33,14 @@ static const char *const base_env[] = {
 static int build_env(struct sandbox *sb, struct sbx_err *err)
 {
         if (strvec_extend(&sb->env, base_env) < 0)
-                return sbx_fail(err, ENOMEM, "env");
+                return sbx_fail_oom(err, "env");
         for (const char *const *e = sb->opts.env; e && *e; e++) {
                 if (!strchr(*e, '=') || **e == '=')
                         return sbx_fail(err, 0, "--env %s: expected NAME=VALUE", *e);
                 char *x = env_expand_venv(*e, sb->venv_dir);
                 if (!x || strvec_push(&sb->env, x) < 0) {
                         free(x);
-                        return sbx_fail(err, ENOMEM, "env");
+                        return sbx_fail_oom(err, "env");
                 }
                 free(x);
         }
@@ -119,7 +119,7 @@ static int build_binds(struct sandbox *sb, const struct interp_info *info,
                 rc |= strvec_push(&sb->binds, *b);
         }
         if (rc)
-                return sbx_fail(err, ENOMEM, "binds");
+                return sbx_fail_oom(err, "binds");
         canon_binds(&sb->binds);
         binds_normalize(&sb->binds);
         return refuse_private_dirs(&sb->binds, err);
@@ -133,13 +133,13 @@ static int canon_python(struct sandbox *sb, struct sbx_err *err)
         char path[PATH_MAX];
 
         if (!sb->python)
-                return sbx_fail(err, ENOMEM, "python");
+                return sbx_fail_oom(err, "python");
         if (snprintf(path, sizeof(path), "%s", sb->python) >= (int)sizeof(path) ||
             interp_canon_dir(path, sizeof(path)) < 0)
                 return sbx_fail(err, errno, "interpreter %s", sb->python);
         free(sb->python);
         sb->python = strdup(path);
-        return sb->python ? 0 : sbx_fail(err, ENOMEM, "python");
+        return sb->python ? 0 : sbx_fail_oom(err, "python");
 }
 
 /* Interpreter, venv, env, binds: everything the runs share. */
@@ -156,7 +156,7 @@ static int resolve_python(struct sandbox *sb, struct sbx_err *err)
         sb->base_version = strdup(info.version);
         int rc = -1;
         if (!sb->base_python || !sb->base_version) {
-                sbx_fail(err, ENOMEM, "python");
+                sbx_fail_oom(err, "python");
                 goto out;
         }
         if (sb->opts.venv_name) {
@@ -170,7 +170,7 @@ static int resolve_python(struct sandbox *sb, struct sbx_err *err)
                         goto out;
                 if (asprintf(&sb->python, "%s/bin/python", sb->venv_dir) < 0) {
                         sb->python = NULL;
-                        sbx_fail(err, ENOMEM, "python");
+                        sbx_fail_oom(err, "python");
                         goto out;
                 }
         } else {
@@ -284,7 +284,7 @@ static int build_prefix(struct sandbox *sb, enum tier t, struct sbx_err *err)
                 .seccomp = sb->seccomp_fd >= 0,
         };
         if (tier_build_prefix(t, &p, &sb->prefix[t]) < 0)
-                return sbx_fail_code(err, SBX_EXIT_SANDBOX, ENOMEM, "argv");
+                return sbx_fail_oom(err, "argv");
         return 0;
 }
 
@@ -344,7 +344,7 @@ static int make_scratch(struct sandbox *sb, struct sbx_err *err)
         const char *tmp = getenv("TMPDIR");
 
         if (asprintf(&sb->scratch, "%s/sbx-run-XXXXXX", tmp && tmp[0] == '/' ? tmp : "/tmp") < 0)
-                return sbx_fail(err, ENOMEM, "scratch");
+                return sbx_fail_oom(err, "scratch");
         if (!mkdtemp(sb->scratch)) {
                 int e = errno;
                 free(sb->scratch);
@@ -370,7 +370,7 @@ int sandbox_prepare(struct sandbox **out, const struct sandbox_opts *opts,
         struct sandbox *sb = calloc(1, sizeof(*sb));
 
         if (!sb)
-                return sbx_fail(err, ENOMEM, "sandbox");
+                return sbx_fail_oom(err, "sandbox");
         sb->opts = *opts;
         apply_defaults(&sb->opts);
         sb->tier = TIER_NONE;
@@ -439,7 +439,7 @@ char *sandbox_mkdtemp(struct sandbox *sb, struct sbx_err *err)
         char *path = NULL;
 
         if (asprintf(&path, "%s/%u", sb->scratch, sb->scratch_seq++) < 0) {
-                sbx_fail(err, ENOMEM, "workdir");
+                sbx_fail_oom(err, "workdir");
                 return NULL;
         }
         if (mkdir(path, 0700) < 0) {

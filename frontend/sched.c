@@ -116,7 +116,7 @@ int sched_run(const size_t *jobs, size_t n, int parallel, const struct sched_ops
         if (!L.slots || !L.pfds) {
                 free(L.slots);
                 free(L.pfds);
-                return sbx_fail(err, ENOMEM, "scheduler");
+                return sbx_fail_oom(err, "scheduler");
         }
         while (next < n || L.inflight > 0) {
                 if (stop && *stop) {

@@ -120,7 +120,7 @@ static int start_program(struct server *S, struct job *j, struct sbx_err *err)
         if (!(j->dir = sandbox_mkdtemp(S->sb, err)))
                 return -1;
         if (asprintf(&path, "%s/%s", j->dir, PROGRAM_NAME) < 0)
-                return sbx_fail(err, ENOMEM, "program path");
+                return sbx_fail_oom(err, "program path");
         if (write_program(path, j->rq.code, j->rq.code_len, err) < 0)
                 return -1;
         char *argv[] = { (char *)sandbox_python(S->sb), "-I", "-B", path, NULL };
@@ -488,7 +488,7 @@ static int serve_setup(struct server *S, int argc, char **argv, struct sbx_err *
         S->pfds = calloc((size_t)S->parallel * PFDS_PER_JOB + 2, sizeof(*S->pfds));
         S->args = server_args(argc, argv);
         if (!S->slots || !S->pfds || !S->args)
-                return sbx_fail_code(err, SBX_EXIT_SANDBOX, ENOMEM, "--serve");
+                return sbx_fail_oom(err, "--serve");
         if (watch_parent(S) < 0)
                 return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "--serve: the client is gone");
         S->opts->sb.probe_by_first_run = false;

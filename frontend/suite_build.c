@@ -18,7 +18,7 @@ static char *sb_done(struct strbuf *b, struct sbx_err *err)
         char *text = strbuf_done(b);
 
         if (!text)
-                sbx_fail(err, ENOMEM, "building program");
+                sbx_fail_oom(err, "building program");
         return text;
 }
 
@@ -166,7 +166,7 @@ static char *build_classeval(const cJSON *pb, const struct suite_sample *smp,
         if (!canonical) {
                 if (!(extracted = classeval_extract_code(smp->code)) ||
                     !(code = classeval_add_staticmethod(extracted)))
-                        return sbx_fail(err, ENOMEM, "extracting code"), NULL;
+                        return sbx_fail_oom(err, "extracting code"), NULL;
         }
         if (cJSON_IsArray(imports) && !add_field_text(&b, imports))
                 b.oom = true;

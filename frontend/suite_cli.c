@@ -67,7 +67,7 @@ static int write_program(const char *dir, const char *text, struct sbx_err *err)
         int fd;
 
         if (asprintf(&path, "%s/%s", dir, PROGRAM_NAME) < 0)
-                return sbx_fail(err, ENOMEM, "program path");
+                return sbx_fail_oom(err, "program path");
         fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
         if (fd < 0)
                 return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "%s", path);
@@ -155,14 +155,14 @@ static int finish_job(void *vctx, size_t job, struct run_result *res, struct sbx
 
         remove_workdir(&R->workdirs[job]);
         if (!v)
-                return sbx_fail(err, ENOMEM, "verdict");
+                return sbx_fail_oom(err, "verdict");
         suite_score(&R->suite, &R->suite.tasks[smp->task], res, v);
         line = results_line(smp->fields, smp->index, smp->line, v, &R->meta);
         R->ran++;
         R->passed += v->passed;
         free(v);
         if (!line)
-                return sbx_fail(err, ENOMEM, "results line");
+                return sbx_fail_oom(err, "results line");
         return results_append(&R->rf, job, line, err);
 }
 
@@ -251,7 +251,7 @@ static int select_tasks(struct suite_run *R, struct sbx_err *err)
         char *save = NULL;
 
         if (!(R->task_on = calloc(s->n_tasks + 1, sizeof(bool))) || (R->opts->tasks && !list))
-                return sbx_fail(err, ENOMEM, "tasks");
+                return sbx_fail_oom(err, "tasks");
         for (size_t i = 0; i < s->n_tasks; i++)
                 R->task_on[i] = !R->opts->tasks;
         for (char *id = list ? strtok_r(list, ",", &save) : NULL; id;
@@ -283,7 +283,7 @@ static int open_results(struct suite_run *R, size_t **jobs, size_t *njobs,
         int rc = -1;
 
         if (!out || !fields || !lines) {
-                sbx_fail(err, ENOMEM, "results");
+                sbx_fail_oom(err, "results");
                 goto done;
         }
         for (size_t i = 0; i < s->n_samples; i++) {
@@ -294,7 +294,7 @@ static int open_results(struct suite_run *R, size_t **jobs, size_t *njobs,
                          fields, lines, err) < 0)
                 goto done;
         if (!(*jobs = calloc(s->n_samples + 1, sizeof(**jobs)))) {
-                sbx_fail(err, ENOMEM, "jobs");
+                sbx_fail_oom(err, "jobs");
                 goto done;
         }
         *njobs = 0;
@@ -424,7 +424,7 @@ static int run_jobs(struct suite_run *R, const size_t *jobs, size_t njobs,
         int parallel = jobs_parallel(R->opts);
 
         if (!(R->workdirs = calloc(R->suite.n_samples + 1, sizeof(char *))))
-                return sbx_fail(err, ENOMEM, "workdirs");
+                return sbx_fail_oom(err, "workdirs");
         if (install_stop_handlers(&waitmask, err) < 0)
                 return -1;
         int rc = sched_run(jobs, njobs, parallel, &ops, &stop_requested, &waitmask, err);

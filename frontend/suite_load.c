@@ -32,7 +32,7 @@ static int grow(char **buf, size_t *cap, size_t need, const char *path,
                 ncap *= 2;
         char *n = realloc(*buf, ncap);
         if (!n)
-                return sbx_fail(err, ENOMEM, "%s", path);
+                return sbx_fail_oom(err, "%s", path);
         *buf = n;
         *cap = ncap;
         return 0;
@@ -232,7 +232,7 @@ static int classeval_test_classes(struct suite_task *t, const char *where,
                                 where, CLASSEVAL_MAX_TEST_CLASSES);
         t->test_classes = calloc(n + 1, sizeof(char *));
         if (!t->test_classes)
-                return sbx_fail(err, ENOMEM, "%s", where);
+                return sbx_fail_oom(err, "%s", where);
         cJSON_ArrayForEach(it, list) {
                 if (!cJSON_IsString(it))
                         return sbx_fail(err, 0, "%s: test class names must be strings", where);
@@ -243,7 +243,7 @@ static int classeval_test_classes(struct suite_task *t, const char *where,
                 while (e > b && (e[-1] == ' ' || e[-1] == '\t'))
                         e--;
                 if (!(t->test_classes[i++] = strndup(b, (size_t)(e - b))))
-                        return sbx_fail(err, ENOMEM, "%s", where);
+                        return sbx_fail_oom(err, "%s", where);
         }
         t->n_test_classes = n;
         return 0;
@@ -266,7 +266,7 @@ static int add_task(struct suite *s, cJSON *obj, long line, const char *where,
         t = realloc(s->tasks, (s->n_tasks + 1) * sizeof(*t));
         if (!t) {
                 cJSON_Delete(obj);
-                return sbx_fail(err, ENOMEM, "%s", where);
+                return sbx_fail_oom(err, "%s", where);
         }
         s->tasks = t;
         t = &s->tasks[s->n_tasks++];
@@ -372,11 +372,11 @@ int suite_load_problems(struct suite *s, const char *path, struct sbx_err *err)
         struct load_ctx ctx = { s, path, false };
 
         if (!(s->problems_path = strdup(path)))
-                return sbx_fail(err, ENOMEM, "%s", path);
+                return sbx_fail_oom(err, "%s", path);
         if (parse_records(path, problem_line, &ctx, NULL, err) < 0)
                 return -1;
         if (!(s->by_id = calloc(s->n_tasks + 1, sizeof(*s->by_id))))
-                return sbx_fail(err, ENOMEM, "%s", path);
+                return sbx_fail_oom(err, "%s", path);
         for (size_t i = 0; i < s->n_tasks; i++)
                 s->by_id[i] = &s->tasks[i];
         qsort(s->by_id, s->n_tasks, sizeof(*s->by_id), cmp_task_ptr);
@@ -396,7 +396,7 @@ struct suite_sample *suite_new_sample(struct suite *s, struct sbx_err *err)
         struct suite_sample *n = realloc(s->samples, (s->n_samples + 1) * sizeof(*n));
 
         if (!n) {
-                sbx_fail(err, ENOMEM, "samples");
+                sbx_fail_oom(err, "samples");
                 return NULL;
         }
         s->samples = n;
@@ -449,7 +449,7 @@ static int add_predictions(struct suite *s, struct suite_task *t, cJSON *obj,
                                            cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(obj, "task_id"), true)) ||
                     !cJSON_AddNumberToObject(smp->fields, "predict_index", smp->predict_index) ||
                     !cJSON_AddStringToObject(smp->fields, "completion", p->valuestring))
-                        return sbx_fail(err, ENOMEM, "%s", where);
+                        return sbx_fail_oom(err, "%s", where);
                 smp->code = cJSON_GetObjectItemCaseSensitive(smp->fields, "completion")->valuestring;
                 t->n_samples++;
         }
@@ -514,7 +514,7 @@ int suite_load_samples(struct suite *s, const char *path, struct sbx_err *err)
         struct stat st;
 
         if (!(s->samples_path = strdup(path)))
-                return sbx_fail(err, ENOMEM, "%s", path);
+                return sbx_fail_oom(err, "%s", path);
         if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
                 if (suite_load_evalplus_dir(s, path, err) < 0)
                         return -1;
@@ -565,7 +565,7 @@ int suite_make_canonical(struct suite *s, struct sbx_err *err)
                     !cJSON_AddItemToObject(smp->fields, "task_id",
                                            cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(t->problem, "task_id"), true)) ||
                     !cJSON_AddStringToObject(smp->fields, "completion", sol->valuestring))
-                        return sbx_fail(err, ENOMEM, "canonical samples");
+                        return sbx_fail_oom(err, "canonical samples");
                 smp->code = cJSON_GetObjectItemCaseSensitive(smp->fields, "completion")->valuestring;
                 t->n_samples = 1;
         }

@@ -301,7 +301,7 @@ oom:
         free_tallies(tallies, nt);
         cJSON_Delete(sum);
         cJSON_Delete(per_task);
-        sbx_fail(err, ENOMEM, "summary");
+        sbx_fail_oom(err, "summary");
         return NULL;
 }
 

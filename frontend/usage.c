@@ -108,9 +108,10 @@ static const char usage_suites[] =
 "  -h, --help            this text;  -V, --version: the version\n"
 "\n"
 "Exit status: 0 passed (or a suite ran to its end), 1 the program failed or\n"
-"timed out, 2 bad usage or input, 3 the sandbox could not be set up or the\n"
-"required tier is missing, 128+N stopped by signal N (130: ^C; a suite then\n"
-"prints its partial pass@k, marked PARTIAL, and keeps its results for --resume).\n";
+"timed out, 2 bad usage or input, 3 the sandbox could not be set up, the\n"
+"required tier is missing or memory ran out, 128+N stopped by signal N (130:\n"
+"^C; a suite then prints its partial pass@k, marked PARTIAL, and keeps its\n"
+"results for --resume).\n";
 
 void cli_usage(FILE *fp)
 {
