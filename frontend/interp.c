@@ -169,15 +169,6 @@ int interp_query(const char *path, struct interp_info *info, struct sbx_err *err
         return rc;
 }
 
-void interp_info_free(struct interp_info *info)
-{
-        free(info->exe);
-        free(info->prefix);
-        free(info->base_prefix);
-        free(info->version);
-        memset(info, 0, sizeof(*info));
-}
-
 char *interp_install_root(const char *binary)
 {
         char *copy = strdup(binary);
