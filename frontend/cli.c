@@ -274,7 +274,7 @@ struct option_tables {
 
 static void build_options(struct option_tables *t)
 {
-        size_t n = 0, ns = 0;
+        size_t ns = 0;
 
         memcpy(t->longs, long_options, sizeof(long_options));
         t->shorts[ns++] = '+';
@@ -285,9 +285,8 @@ static void build_options(struct option_tables *t)
                         t->shorts[ns++] = limit_table[i].short_option;
                         t->shorts[ns++] = ':';
                 }
-                n++;
         }
-        t->longs[N_OPTIONS + n] = (struct option){ NULL, 0, NULL, 0 };
+        t->longs[N_OPTIONS + LIMIT_COUNT] = (struct option){ NULL, 0, NULL, 0 };
         memcpy(t->shorts + ns, "hqV", 4);
 }
 
