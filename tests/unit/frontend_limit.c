@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "argv.h"
 #include "limit.h"
 
 static struct run_limits single(int64_t timeout_ms, int64_t cpu_s)
@@ -183,6 +184,39 @@ static void jobs_default_to_cpus_and_stop_at_the_ceiling(void **state)
         assert_true(cpus >= 1 && cpus <= SBX_JOBS_MAX);
 }
 
+/* The rows' helper_flag is what argv.c passes the helper: the table and
+ * the argv builders cannot drift apart unseen. */
+static void helper_argv_has_every_rows_helper_flag(void **state)
+{
+        static char *const prog[] = { "/usr/bin/python3", "-I", NULL };
+        static const char *const no_binds[] = { NULL };
+        struct tier_params tp = { .tool = "/usr/libexec/sbx-helper", .binds = no_binds,
+                                  .memory_bytes = 1 << 30, .fsize_bytes = 1 << 20,
+                                  .tmpfs_bytes = 1 << 20 };
+        struct run_params rp = { .workdir = "/w", .timeout_ms = 2500, .cpu_s = 4,
+                                 .tmpfs_bytes = 1 << 20, .argv = prog };
+        struct strvec prefix = { 0 }, argv = { 0 };
+        int flags = 0;
+
+        assert_int_equal(tier_build_prefix(TIER_HELPER, &tp, &prefix), 0);
+        assert_int_equal(tier_build_argv(TIER_HELPER, &prefix, &rp, &argv), 0);
+        for (int i = 0; i < LIMIT_COUNT; i++) {
+                const char *flag = limit_table[i].helper_flag;
+                bool found = false;
+                if (!flag) {
+                        assert_int_equal(limit_table[i].scope, LIMIT_IN_FRONTEND);
+                        continue;
+                }
+                for (size_t k = 0; k < argv.len && !found; k++)
+                        found = strcmp(argv.items[k], flag) == 0;
+                assert_true(found);
+                flags++;
+        }
+        assert_int_equal(flags, 4);     /* --timeout, --cpu, --memory, --fsize */
+        strvec_free(&prefix);
+        strvec_free(&argv);
+}
+
 /* In a child: lowering the hard limit cannot be undone. */
 static int in_child(int (*fn)(void))
 {
@@ -251,6 +285,7 @@ int main(void)
                 cmocka_unit_test(format_writes_values_as_users_do),
                 cmocka_unit_test(usage_lines_fill_in_default_and_ceiling),
                 cmocka_unit_test(jobs_default_to_cpus_and_stop_at_the_ceiling),
+                cmocka_unit_test(helper_argv_has_every_rows_helper_flag),
                 cmocka_unit_test(reserve_fds_raises_the_soft_limit_up_to_the_hard_one),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
