@@ -1,11 +1,11 @@
 #!/bin/bash
-# -j at its ceiling (SBX_JOBS_MAX in frontend/limits.h: 256) on twice as
+# -j at its ceiling (SBX_JOBS_MAX in frontend/limit.h: 256) on twice as
 # many quick samples, from a shell whose soft RLIMIT_NOFILE is the usual
 # 1024: sbx-run raises its own soft limit for the pipes -j needs (it
 # stopped with "pipe: Too many open files" at -j 260), every sample gets
 # its own verdict (a sweep that reaped another run's child left that run
-# polling until its backstop: a spurious timeout), and -j past the ceiling
-# is refused with the ceiling named.
+# polling until its backstop: a spurious timeout); -j past the ceiling,
+# or past what the hard limit allows, is refused with the limit named.
 . "$(dirname "$0")/../lib/lib.sh"
 require_test_root
 CEILING=256
@@ -40,6 +40,10 @@ PY
 }
 want=$(/usr/bin/python3 -c 'import sys; n = int(sys.argv[1]); print("".join("PF"[i % 2] for i in range(n)), n, n)' "$N")
 
+# the hard limit must allow what -j needs (4 per run + 64): root raises it
+# where it is lower (a container's 1024), the test user lowers its soft one
+hard=$(ulimit -Hn)
+[ "$hard" = unlimited ] || [ "$hard" -ge 4096 ] || ulimit -Hn 4096
 rc=0
 as_user bash -c 'ulimit -Sn 1024 && exec timeout -k 5 600 "$@"' sh "$SBX_RUN" \
         --suite "$D/suite.json" --samples "$D/samples.jsonl" -j "$CEILING" \
@@ -53,6 +57,15 @@ else
         not_ok "-j $CEILING: each of the $N samples has its own verdict (no spurious timeout)"
         diag "got  ${got:0:300}" "want ${want:0:300}"
 fi
+
+rc=0
+as_user bash -c 'ulimit -n 200 && exec "$@"' sh "$SBX_RUN" --suite "$D/suite.json" \
+        --samples "$D/samples.jsonl" -j "$CEILING" --out "$D/low.jsonl" --no-progress \
+        > "$D/low.out" 2> "$D/low.err" || rc=$?
+is "-j $CEILING under a hard RLIMIT_NOFILE of 200 is refused as bad usage" "$rc" 2
+check "the refusal names the hard limit and the -j that fits" \
+        grep -q -- "hard RLIMIT_NOFILE of 200 (ulimit -Hn): use -j 34 or less" "$D/low.err"
+check "nothing ran under the low limit" test ! -s "$D/low.jsonl"
 
 rc=0
 as_user "$SBX_RUN" --suite "$D/suite.json" --samples "$D/samples.jsonl" -j $((CEILING + 1)) \
