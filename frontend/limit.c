@@ -239,9 +239,9 @@ void limit_print_usage(FILE *fp, enum limit_id id)
         }
 }
 
-struct run_limits limit_derive(const struct limit_ask *ask)
+struct limit_derived limit_derive(const struct limit_ask *ask)
 {
-        struct run_limits l = { .timeout_ms = ask->timeout_ms > 0 ? ask->timeout_ms :
+        struct limit_derived l = { .timeout_ms = ask->timeout_ms > 0 ? ask->timeout_ms :
                                               DEFAULT_TIMEOUT_MS };
 
         if (!ask->suite) {

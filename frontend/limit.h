@@ -103,7 +103,7 @@ struct limit_ask {
 };
 
 /* What the run gets. */
-struct run_limits {
+struct limit_derived {
         int64_t timeout_ms;             /* the timeout asked for (the summary records it) */
         int64_t wall_ms;                /* the wall clock at which the run is killed */
         int64_t cpu_s;                  /* RLIMIT_CPU, or the helper's --cpu */
@@ -113,7 +113,7 @@ struct run_limits {
  * wall = timeout, cpu = the one asked or ceil(timeout) + DEFAULT_CPU_SLACK_S.
  * A suite: wall = 2 x timeout + max(2 s, timeout), cpu = ceil(1.25 x
  * timeout); ClassEval: both per test class plus 10 s of imports. */
-struct run_limits limit_derive(const struct limit_ask *ask);
+struct limit_derived limit_derive(const struct limit_ask *ask);
 
 /* -j as sbx-run runs it: the number asked for, or the CPUs online (0),
  * at most SBX_JOBS_MAX. */

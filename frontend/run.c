@@ -156,7 +156,7 @@ int run_start_tier(struct sandbox *sb, enum tier t, const struct run_spec *spec,
         r->out_fd = r->err_fd = r->status_fd = r->pidfd = -1;
         r->pid = -1;
         r->workdir = strdup(spec->workdir);
-        struct run_limits lim = limit_derive(&(struct limit_ask){
+        struct limit_derived lim = limit_derive(&(struct limit_ask){
                 .timeout_ms = spec->timeout_ms, .cpu_s = spec->cpu_limit_s });
         r->timeout_ms = lim.wall_ms;
         r->cpu_limit_s = lim.cpu_s;

