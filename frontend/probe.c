@@ -80,7 +80,7 @@ static const char *userns_blocker(void)
         return NULL;
 }
 
-static int missing_tool(struct sandbox *sb, enum tier t)
+int probe_tool_missing(struct sandbox *sb, enum tier t)
 {
         struct sbx_err err = { 0 };
 
@@ -106,7 +106,7 @@ static int missing_tool(struct sandbox *sb, enum tier t)
 }
 
 /* Why a tier's run (a probe, or a real run that was its probe) failed. */
-static void set_failure_why(struct sandbox *sb, enum tier t, const struct run_result *res)
+void probe_note_failure(struct sandbox *sb, enum tier t, const struct run_result *res)
 {
         auto_free char *summary = run_result_summary(res);
         const char *ns = (t == TIER_BWRAP || t == TIER_UNSHARE ||
@@ -115,7 +115,7 @@ static void set_failure_why(struct sandbox *sb, enum tier t, const struct run_re
         set_why(sb, t, "%s%s%s", ns ? ns : "", ns ? "; " : "", summary ? summary : "failed");
 }
 
-int probe_tier(struct sandbox *sb, enum tier t)
+static int probe_tier(struct sandbox *sb, enum tier t)
 {
         struct run_result res;
         struct sbx_err err = { 0 };
@@ -124,7 +124,7 @@ int probe_tier(struct sandbox *sb, enum tier t)
         if (sb->tier_probed[t])
                 return sb->tier_ok[t];
         sb->tier_probed[t] = true;
-        if (missing_tool(sb, t))
+        if (probe_tool_missing(sb, t))
                 return 0;
         dir = sandbox_mkdtemp(sb, &err);
         if (!dir)
@@ -139,137 +139,9 @@ int probe_tier(struct sandbox *sb, enum tier t)
         sb->tier_ok[t] = res.status == RUN_OK;
         rmdir(dir);
         if (!sb->tier_ok[t])
-                set_failure_why(sb, t, &res);
+                probe_note_failure(sb, t, &res);
         run_result_free(&res);
         return sb->tier_ok[t];
-}
-
-static void note_fallback(struct sandbox *sb, enum tier t)
-{
-        /* a tool that is missing is ordinary; one that is there and fails is
-         * news, said once (a run that proved a tier broken chooses again) */
-        if (sb->opts.quiet || sb->fallback_noted[t] || !sb->tool[t] || access(sb->tool[t], X_OK) < 0)
-                return;
-        sb->fallback_noted[t] = true;
-        fprintf(stderr, "sbx-run: tier %s does not work: %s; falling back\n",
-                tier_name(t), sb->tier_why[t] ? sb->tier_why[t] : "?");
-}
-
-static void warn_root(struct sandbox *sb)
-{
-        if (sb->tier != TIER_UNSHARE_ROOT || sb->opts.quiet || sb->root_warned)
-                return;
-        sb->root_warned = true;
-        fprintf(stderr, "sbx-run: warning: tier unshare-root runs candidates as root "
-                "inside a user namespace; tests that expect a permission denial "
-                "will not see one\n");
-}
-
-static int refuse(struct sandbox *sb, enum tier upto, const char *what,
-                  struct sbx_err *err)
-{
-        char reasons[768] = "";
-        size_t len = 0;
-
-        for (int t = 0; t <= upto && t < TIER_COUNT; t++) {
-                if (!sb->tier_why[t] || len >= sizeof(reasons))
-                        continue;
-                len += (size_t)snprintf(reasons + len, sizeof(reasons) - len, "%s%s: %s",
-                                        len ? "; " : "", tier_name(t), sb->tier_why[t]);
-        }
-        return sbx_fail_code(err, SBX_EXIT_SANDBOX, 0, "%s (%s)", what, reasons);
-}
-
-/* A single run needs no probe run before it: every tier tells a sandbox
- * that never came up from the program's own result, so the run itself is
- * the probe, which saves one interpreter start per sbx-run. The helper
- * has its status line, bwrap its --json-status-fd ("child-pid" once the
- * program is about to start), the unshare tiers their start marker
- * (argv.h), and the rlimit tier execs the program itself (an exec failure
- * is an error of the spawn). */
-static bool choose_unproven(struct sandbox *sb)
-{
-        enum tier force = sb->opts.force_tier, require = sb->opts.require_tier;
-
-        if (!sb->opts.probe_by_first_run)
-                return false;
-        for (enum tier t = 0; t < TIER_COUNT; t++) {
-                if (force != TIER_NONE && t != force)
-                        continue;
-                if (require != TIER_NONE && !tier_at_least(t, require))
-                        return false;
-                if (!sb->tier_probed[t] && missing_tool(sb, t))
-                        sb->tier_probed[t] = true;
-                if (sb->tier_probed[t] && !sb->tier_ok[t]) {    /* missing, or proved broken */
-                        note_fallback(sb, t);
-                        continue;
-                }
-                sb->tier = t;
-                sb->tier_unproven = !sb->tier_probed[t];
-                if (!sb->tier_unproven)
-                        warn_root(sb);
-                return true;
-        }
-        return false;
-}
-
-int sandbox_recheck_tier(struct sandbox *sb, const struct run_result *res,
-                         struct sbx_err *err)
-{
-        enum tier t = sb->tier;
-
-        if (!sb->tier_unproven)
-                return 0;
-        sb->tier_unproven = false;
-        sb->tier_probed[t] = true;
-        sb->tier_ok[t] = !(res->status == RUN_ERROR && res->never_started);
-        if (sb->tier_ok[t]) {
-                warn_root(sb);  /* once the run showed it is the tier */
-                return 0;
-        }
-        set_failure_why(sb, t, res);
-        sb->tier = TIER_NONE;
-        return probe_choose(sb, err) < 0 ? -1 : 1;
-}
-
-int probe_choose(struct sandbox *sb, struct sbx_err *err)
-{
-        enum tier force = sb->opts.force_tier, require = sb->opts.require_tier;
-        char what[128];
-
-        if (choose_unproven(sb))
-                return 0;
-
-        if (force != TIER_NONE) {
-                if (require != TIER_NONE && !tier_at_least(force, require))
-                        return sbx_fail_code(err, SBX_EXIT_SANDBOX, 0,
-                                             "--tier %s is weaker than --require-tier %s",
-                                             tier_name(force), tier_name(require));
-                if (!probe_tier(sb, force)) {
-                        snprintf(what, sizeof(what), "--tier %s does not work here",
-                                 tier_name(force));
-                        return refuse(sb, force, what, err);
-                }
-                sb->tier = force;
-        }
-        for (int t = 0; sb->tier == TIER_NONE && t < TIER_COUNT; t++) {
-                if (require != TIER_NONE && !tier_at_least((enum tier)t, require))
-                        break;
-                if (probe_tier(sb, (enum tier)t))
-                        sb->tier = (enum tier)t;
-                else
-                        note_fallback(sb, (enum tier)t);
-        }
-        if (sb->tier == TIER_NONE) {
-                if (require != TIER_NONE)
-                        snprintf(what, sizeof(what), "--require-tier %s: no tier "
-                                 "that strong works here", tier_name(require));
-                else
-                        snprintf(what, sizeof(what), "no sandbox tier works here");
-                return refuse(sb, require != TIER_NONE ? require : TIER_RLIMIT, what, err);
-        }
-        warn_root(sb);
-        return 0;
 }
 
 /* `sbx-helper --probe` says why the helper refuses this caller (not
@@ -370,3 +242,8 @@ int probe_report(struct sandbox *sb, bool json, FILE *fp)
         cJSON_Delete(hp);
         return any ? 0 : -1;
 }
+
+const struct tier_prober probe_real = {
+        .probe = probe_tier, .tool_missing = probe_tool_missing,
+        .note_failure = probe_note_failure,
+};

@@ -51,17 +51,6 @@ static void run_link(struct sandbox *sb, struct sbx_run *r)
         sb->runs_in_flight++;
 }
 
-void run_unlink(struct sandbox *sb, struct sbx_run *r)
-{
-        for (struct sbx_run **p = &sb->runs; *p; p = &(*p)->next) {
-                if (*p == r) {
-                        *p = r->next;
-                        sb->runs_in_flight--;
-                        return;
-                }
-        }
-}
-
 static int run_spawn(struct sbx_run *r, const struct strvec *argv,
                      const struct strvec *env, struct sbx_err *err)
 {
@@ -258,14 +247,6 @@ static void drain_all(struct sbx_run *r)
                 sbx_trace("first status from the tier");
 }
 
-static void kill_tree(struct sbx_run *r)
-{
-        if (r->pid > 0 && !r->reaped) {
-                kill(-r->pid, SIGKILL);
-                kill(r->pid, SIGKILL);
-        }
-}
-
 static void sweep(struct sbx_run *r)
 {
         pid_t keep[256];
@@ -305,7 +286,7 @@ int sbx_run_step(struct sbx_run *r, const struct pollfd *pfds, size_t n)
                         if (!r->killed)
                                 r->killed_wall = true;
                         r->killed = true;
-                        kill_tree(r);
+                        run_kill_tree(r);
                         r->deadline_ms = sbx_now_ms() + KILL_RECHECK_MS;
                 }
                 return 0;
@@ -318,27 +299,12 @@ int sbx_run_step(struct sbx_run *r, const struct pollfd *pfds, size_t n)
         return 1;
 }
 
-void run_reap_blocking(struct sbx_run *r)
-{
-        int status;
-
-        if (r->reaped || r->pid <= 0)
-                return;
-        kill_tree(r);
-        while (wait4(r->pid, &status, 0, &r->ru) < 0)
-                if (errno != EINTR)
-                        return;
-        r->reaped = true;
-        r->wait_status = status;
-        r->end_ms = sbx_now_ms();
-}
-
 void sbx_run_kill(struct sbx_run *r)
 {
         if (!r->killed)
                 r->interrupted = true;
         r->killed = true;
-        kill_tree(r);
+        run_kill_tree(r);
 }
 
 int sbx_run_sync(struct sandbox *sb, const struct run_spec *spec,

@@ -1,6 +1,9 @@
-/* Ending a run: turn the wait status and the tier's own status report
- * (helper status JSON, bwrap --json-status-fd) into a run_result. */
+/* Ending a run: reap it, take it off the session's list, and turn the wait
+ * status and the tier's own status report (helper status JSON, bwrap
+ * --json-status-fd) into a run_result. run.c calls in here, never the
+ * other way round. */
 #include <cjson/cJSON.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +30,41 @@ void run_free(struct sbx_run *r)
         free(r->workdir);
         run_result_free(&r->res);
         free(r);
+}
+
+static void run_unlink(struct sandbox *sb, struct sbx_run *r)
+{
+        for (struct sbx_run **p = &sb->runs; *p; p = &(*p)->next) {
+                if (*p == r) {
+                        *p = r->next;
+                        sb->runs_in_flight--;
+                        return;
+                }
+        }
+}
+
+void run_kill_tree(struct sbx_run *r)
+{
+        if (r->pid > 0 && !r->reaped) {
+                kill(-r->pid, SIGKILL);
+                kill(r->pid, SIGKILL);
+        }
+}
+
+/* For finish without a reaped child: kill the tree and wait for it. */
+static void run_reap_blocking(struct sbx_run *r)
+{
+        int status;
+
+        if (r->reaped || r->pid <= 0)
+                return;
+        run_kill_tree(r);
+        while (wait4(r->pid, &status, 0, &r->ru) < 0)
+                if (errno != EINTR)
+                        return;
+        r->reaped = true;
+        r->wait_status = status;
+        r->end_ms = sbx_now_ms();
 }
 
 static void set_detail(struct run_result *res, const char *prefix, const char *text)

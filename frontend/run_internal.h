@@ -31,14 +31,13 @@ struct sbx_run {
 
 int run_start_tier(struct sandbox *sb, enum tier t, const struct run_spec *spec,
                    struct sbx_run **out, struct sbx_err *err);
-void run_free(struct sbx_run *r);
+void run_free(struct sbx_run *r);           /* run_finish.c */
 /* The env and argv a run of tier t would get (also for --print-argv). */
 int run_build_argv(struct sandbox *sb, enum tier t, const struct run_spec *spec,
                    int64_t timeout_ms, int64_t cpu_limit_s, struct strvec *env,
                    struct strvec *argv);
-void run_unlink(struct sandbox *sb, struct sbx_run *r);
-/* For finish without a reaped child: kill the tree and wait for it. */
-void run_reap_blocking(struct sbx_run *r);
+/* run_finish.c: SIGKILL to the run's process group and its first process. */
+void run_kill_tree(struct sbx_run *r);
 
 /* Pure classification, unit tested: fills res->status/returncode/signal/
  * detail from the wait status, the tier's status text and the limits. */

@@ -1,5 +1,5 @@
 /* The session: resolve the interpreter and venv once, compute binds, env
- * and each tier's argv prefix once, then pick the tier (probe.c). Runs
+ * and each tier's argv prefix once (tier_choose.c then picks the tier). Runs
  * (run.c) only reuse what is here. */
 #include <dirent.h>
 #include <errno.h>
@@ -387,21 +387,6 @@ int sandbox_prepare(struct sandbox **out, const struct sandbox_opts *opts,
 fail:
         sandbox_close(sb);
         return -1;
-}
-
-int sandbox_open(struct sandbox **out, const struct sandbox_opts *opts,
-                 struct sbx_err *err)
-{
-        struct sandbox *sb;
-
-        if (sandbox_prepare(&sb, opts, err) < 0)
-                return -1;
-        if (probe_choose(sb, err) < 0) {
-                sandbox_close(sb);
-                return -1;
-        }
-        *out = sb;
-        return 0;
 }
 
 void sandbox_close(struct sandbox *sb)

@@ -1,5 +1,6 @@
 /* The session's private state, shared by the files that implement
- * sandbox.h (sandbox.c, probe.c, run.c). Not for the suite layer. */
+ * sandbox.h (sandbox.c, tier_choose.c, probe.c, run.c, run_finish.c). Not
+ * for the CLI or the suite layer. */
 #ifndef SBX_SANDBOX_IMPL_H
 #define SBX_SANDBOX_IMPL_H
 
@@ -42,11 +43,27 @@ struct sandbox {
         struct sbx_run *runs;           /* in flight, for the orphan sweep */
         int runs_in_flight;
         bool root_warned;
+        const struct tier_prober *prober;       /* set by sandbox_open */
+};
+
+/* What the tier choice asks of each tier; probe.c's probe_real runs the
+ * tiers, a unit test passes fakes. */
+struct tier_prober {
+        /* 1 works, 0 not (why in tier_why); probes once, remembers */
+        int (*probe)(struct sandbox *sb, enum tier t);
+        /* 1 when the tier's tool is missing (why in tier_why), else 0 */
+        int (*tool_missing)(struct sandbox *sb, enum tier t);
+        /* a run of tier t that was its probe failed: sets tier_why */
+        void (*note_failure)(struct sandbox *sb, enum tier t, const struct run_result *res);
 };
 
 /* probe.c */
-int probe_tier(struct sandbox *sb, enum tier t);   /* 1 works, 0 not (why in tier_why) */
-int probe_choose(struct sandbox *sb, struct sbx_err *err);
+extern const struct tier_prober probe_real;
+int probe_tool_missing(struct sandbox *sb, enum tier t);
+void probe_note_failure(struct sandbox *sb, enum tier t, const struct run_result *res);
+/* tier_choose.c: sets sb->tier, or fails with SBX_EXIT_SANDBOX and every
+ * tier's reason */
+int tier_choose(struct sandbox *sb, struct sbx_err *err);
 /* --probe: every tier, whether it works, and why not; JSON or text. */
 int probe_report(struct sandbox *sb, bool json, FILE *fp);
 /* run.c */
