@@ -11,7 +11,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "proc.h"
 #include "run_internal.h"
 #include "sandbox_impl.h"
 
@@ -82,35 +81,32 @@ static const char *userns_blocker(void)
 
 int probe_tool_missing(struct sandbox *sb, enum tier t)
 {
+        const struct tier_ops *o = tier_ops(t);
         struct sbx_err err = { 0 };
 
         if (sandbox_tier_ready(sb, t, &err) < 0)
                 return set_why(sb, t, "%s", err.msg) + 1;
-        if (t == TIER_HELPER) {
+        if (o->tool_path) {     /* a fixed install path */
                 if (access(sb->tool[t], X_OK) == 0)
                         return 0;
-                return set_why(sb, t, "sbx-helper not installed at %s (%s; install it "
-                               "with `make install` as root, or point SBX_HELPER at it)",
-                               sb->tool[t], strerror(errno)) + 1;
+                return set_why(sb, t, "%s not installed at %s (%s; %s)", o->tool,
+                               sb->tool[t], strerror(errno), o->tool_hint) + 1;
         }
         /* bwrap never runs without the seccomp program (sandbox.c) */
-        if (t == TIER_BWRAP && sb->tool[t] && sb->seccomp_fd < 0)
-                return set_why(sb, t, "the seccomp program cannot be handed to bwrap (%s), "
-                               "and bwrap is never run without it",
-                               sb->seccomp_why ? sb->seccomp_why : "unknown") + 1;
-        if (t == TIER_RLIMIT || sb->tool[t])
+        if (o->needs_seccomp && sb->tool[t] && sb->seccomp_fd < 0)
+                return set_why(sb, t, "the seccomp program cannot be handed to %s (%s), "
+                               "and %s is never run without it", o->tool,
+                               sb->seccomp_why ? sb->seccomp_why : "unknown", o->tool) + 1;
+        if (!o->tool || sb->tool[t])
                 return 0;
-        return set_why(sb, t, "%s not found on PATH%s",
-                       t == TIER_BWRAP ? "bwrap" : "unshare",
-                       t == TIER_BWRAP ? " (apt install bubblewrap)" : " (util-linux)") + 1;
+        return set_why(sb, t, "%s not found on PATH%s", o->tool, o->tool_hint) + 1;
 }
 
 /* Why a tier's run (a probe, or a real run that was its probe) failed. */
 void probe_note_failure(struct sandbox *sb, enum tier t, const struct run_result *res)
 {
         auto_free char *summary = run_result_summary(res);
-        const char *ns = (t == TIER_BWRAP || t == TIER_UNSHARE ||
-                          t == TIER_UNSHARE_ROOT) ? userns_blocker() : NULL;
+        const char *ns = tier_ops(t)->uses_userns ? userns_blocker() : NULL;
 
         set_why(sb, t, "%s%s%s", ns ? ns : "", ns ? "; " : "", summary ? summary : "failed");
 }
@@ -134,7 +130,7 @@ static int probe_tier(struct sandbox *sb, enum tier t)
                 .argv = argv, .workdir = dir, .private_workdir = true,
                 .timeout_ms = PROBE_TIMEOUT_MS,
         };
-        if (run_tier_sync(sb, t, &spec, &res, &err) < 0)
+        if (run_tier_sync(sb, tier_ops(t), &spec, &res, &err) < 0)
                 return set_why(sb, t, "%s", err.msg);
         sb->tier_ok[t] = res.status == RUN_OK;
         rmdir(dir);
@@ -142,25 +138,6 @@ static int probe_tier(struct sandbox *sb, enum tier t)
                 probe_note_failure(sb, t, &res);
         run_result_free(&res);
         return sb->tier_ok[t];
-}
-
-/* `sbx-helper --probe` says why the helper refuses this caller (not
- * setuid, not in the group, config refused): its JSON, or NULL. */
-static cJSON *helper_self_probe(const char *helper)
-{
-        char *argv[] = { (char *)helper, "--probe", NULL };
-        struct run_output out;
-        struct sbx_err err;
-        cJSON *j = NULL;
-
-        if (access(helper, X_OK) < 0 || proc_capture(argv, NULL, &out, 65536, &err) < 0)
-                return NULL;
-        if (out.data) {
-                char *brace = strchr(out.data, '{');
-                j = brace ? cJSON_Parse(brace) : NULL;
-        }
-        free(out.data);
-        return j;
 }
 
 /* The helper's own explanation: the first string field that says why. */
@@ -176,45 +153,62 @@ static const char *helper_reason(const cJSON *probe)
         return NULL;
 }
 
-static void report_text(struct sandbox *sb, const cJSON *hp, FILE *fp)
+/* The tool's own account of why the tier does not work, or NULL. */
+static cJSON *self_probe(const struct sandbox *sb, const struct tier_ops *o)
 {
-        fprintf(fp, "interpreter: %s\n", sb->python);
-        for (int t = 0; t < TIER_COUNT; t++) {
-                fprintf(fp, "%-13s %s", tier_name((enum tier)t),
-                        sb->tier_ok[t] ? "works" : "does not work");
-                if (!sb->tier_ok[t] && sb->tier_why[t])
-                        fprintf(fp, ": %s", sb->tier_why[t]);
-                if (t == TIER_HELPER && !sb->tier_ok[t] && helper_reason(hp))
-                        fprintf(fp, " (sbx-helper --probe: %s)", helper_reason(hp));
-                fputc('\n', fp);
-        }
-        for (int t = 0; t < TIER_COUNT; t++) {
-                if (sb->tier_ok[t]) {
-                        fprintf(fp, "best: %s\n", tier_name((enum tier)t));
-                        break;
-                }
-        }
+        if (sb->tier_ok[o->id] || !o->self_probe)
+                return NULL;
+        return o->self_probe(sb->tool[o->id]);
 }
 
-static void report_json(struct sandbox *sb, cJSON *hp, FILE *fp)
+static void report_text(struct sandbox *sb, FILE *fp)
+{
+        const char *best = NULL;
+
+        fprintf(fp, "interpreter: %s\n", sb->python);
+        for_each_tier(o) {
+                bool ok = sb->tier_ok[o->id];
+                const char *why = sb->tier_why[o->id];
+                cJSON *hp = self_probe(sb, o);
+
+                fprintf(fp, "%-13s %s", o->name, ok ? "works" : "does not work");
+                if (!ok && why)
+                        fprintf(fp, ": %s", why);
+                if (helper_reason(hp))
+                        fprintf(fp, " (%s --probe: %s)", o->tool, helper_reason(hp));
+                fputc('\n', fp);
+                cJSON_Delete(hp);
+                if (!best && ok)
+                        best = o->name;
+        }
+        if (best)
+                fprintf(fp, "best: %s\n", best);
+}
+
+static void report_json(struct sandbox *sb, FILE *fp)
 {
         cJSON *root = cJSON_CreateObject(), *tiers = cJSON_AddArrayToObject(root, "tiers");
         const char *best = NULL;
+        char key[64];
 
         cJSON_AddStringToObject(root, "interpreter", sb->python);
-        for (int t = 0; t < TIER_COUNT; t++) {
-                cJSON *o = cJSON_CreateObject();
-                cJSON_AddStringToObject(o, "tier", tier_name((enum tier)t));
-                cJSON_AddBoolToObject(o, "works", sb->tier_ok[t]);
-                if (!sb->tier_ok[t])
-                        cJSON_AddStringToObject(o, "why", sb->tier_why[t] ? sb->tier_why[t] : "");
-                if (t == TIER_BWRAP)
-                        cJSON_AddBoolToObject(o, "seccomp", sb->seccomp_fd >= 0);
-                if (t == TIER_HELPER && hp)
-                        cJSON_AddItemToObject(o, "helper_probe", cJSON_Duplicate(hp, 1));
-                cJSON_AddItemToArray(tiers, o);
-                if (!best && sb->tier_ok[t])
-                        best = tier_name((enum tier)t);
+        for_each_tier(o) {
+                bool ok = sb->tier_ok[o->id];
+                cJSON *j = cJSON_CreateObject(), *hp = self_probe(sb, o);
+                const char *why = sb->tier_why[o->id];
+
+                cJSON_AddStringToObject(j, "tier", o->name);
+                cJSON_AddBoolToObject(j, "works", ok);
+                if (!ok)
+                        cJSON_AddStringToObject(j, "why", why ? why : "");
+                if (o->needs_seccomp)
+                        cJSON_AddBoolToObject(j, "seccomp", sb->seccomp_fd >= 0);
+                snprintf(key, sizeof(key), "%s_probe", o->name);   /* "helper_probe" */
+                if (hp)
+                        cJSON_AddItemToObject(j, key, hp);
+                cJSON_AddItemToArray(tiers, j);
+                if (!best && ok)
+                        best = o->name;
         }
         if (best)
                 cJSON_AddStringToObject(root, "best", best);
@@ -230,16 +224,13 @@ static void report_json(struct sandbox *sb, cJSON *hp, FILE *fp)
 int probe_report(struct sandbox *sb, bool json, FILE *fp)
 {
         bool any = false;
-        cJSON *hp;
 
-        for (int t = 0; t < TIER_COUNT; t++)
-                any |= probe_tier(sb, (enum tier)t) != 0;
-        hp = sb->tier_ok[TIER_HELPER] ? NULL : helper_self_probe(sb->tool[TIER_HELPER]);
+        for_each_tier(o)
+                any |= probe_tier(sb, o->id) != 0;
         if (json)
-                report_json(sb, hp, fp);
+                report_json(sb, fp);
         else
-                report_text(sb, hp, fp);
-        cJSON_Delete(hp);
+                report_text(sb, fp);
         return any ? 0 : -1;
 }
 

@@ -30,11 +30,6 @@ static void close_fd(int *fd)
         *fd = -1;
 }
 
-static bool tier_is_weak(enum tier t)
-{
-        return t == TIER_UNSHARE || t == TIER_UNSHARE_ROOT || t == TIER_RLIMIT;
-}
-
 static int make_pipe(int fds[2], struct sbx_err *err)
 {
         if (pipe2(fds, O_CLOEXEC) < 0)
@@ -65,7 +60,7 @@ static int run_spawn(struct sbx_run *r, const struct strvec *argv,
                 return -1;
         r->err_fd = errp[0];
         auto_fd err_w = errp[1];
-        if (r->tier != TIER_RLIMIT) {   /* status, or the start marker */
+        if (r->tier->status_fd) {       /* status, or the start marker */
                 if (make_pipe(st, err) < 0)
                         return -1;
                 r->status_fd = st[0];
@@ -75,31 +70,29 @@ static int run_spawn(struct sbx_run *r, const struct strvec *argv,
                 .cpu_s = r->cpu_limit_s,
                 .as_bytes = sb->opts.memory_bytes,
                 .fsize_bytes = sb->opts.fsize_bytes,
-                .nproc = r->tier == TIER_RLIMIT ? sb->nproc_limit : 0,
+                .nproc = r->tier->counts_nproc ? sb->nproc_limit : 0,
         };
         struct proc_spec ps = {
                 .path = argv->items[0], .argv = argv->items, .envp = env->items,
-                .chdir = tier_is_weak(r->tier) ? r->workdir : NULL,
+                .chdir = r->tier->weak ? r->workdir : NULL,
                 .stdin_fd = sb->devnull_fd, .stdout_fd = out_w, .stderr_fd = err_w,
                 .extra_fd = { -1, -1 },
-                .limits = r->tier == TIER_HELPER ? NULL : &lim,
+                .limits = r->tier->sets_own_limits ? NULL : &lim,
         };
         auto_fd bpf = -1;
-        if (r->tier == TIER_HELPER || tier_is_weak(r->tier)) {
-                ps.extra_fd[0] = st_w;  /* no pipe in the rlimit tier: -1 */
-        } else if (r->tier == TIER_BWRAP) {
-                if (sb->seccomp_fd >= 0) {
-                        /* a fresh open file: its own offset, bwrap reads from 0 */
-                        char path[64];
-                        snprintf(path, sizeof(path), "/proc/self/fd/%d", sb->seccomp_fd);
-                        bpf = open(path, O_RDONLY | O_CLOEXEC);
-                        if (bpf < 0)
-                                return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno,
-                                                     "reopening the seccomp program");
-                }
-                ps.extra_fd[0] = bpf;
-                ps.extra_fd[1] = st_w;
+        if (r->tier->needs_seccomp && sb->seccomp_fd >= 0) {
+                /* a fresh open file: its own offset, bwrap reads from 0 */
+                char path[64];
+                snprintf(path, sizeof(path), "/proc/self/fd/%d", sb->seccomp_fd);
+                bpf = open(path, O_RDONLY | O_CLOEXEC);
+                if (bpf < 0)
+                        return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno,
+                                             "reopening the seccomp program");
         }
+        if (r->tier->needs_seccomp)
+                ps.extra_fd[0] = bpf;
+        if (r->tier->status_fd)
+                ps.extra_fd[r->tier->status_fd - CHILD_FD_EXTRA] = st_w;
         r->pid = proc_spawn(&ps, err);
         if (r->pid < 0)
                 return -1;
@@ -107,9 +100,9 @@ static int run_spawn(struct sbx_run *r, const struct strvec *argv,
         return 0;
 }
 
-int run_build_argv(struct sandbox *sb, enum tier t, const struct run_spec *spec,
-                   int64_t timeout_ms, int64_t cpu_limit_s, struct strvec *env,
-                   struct strvec *argv)
+int run_build_argv(struct sandbox *sb, const struct tier_ops *t,
+                   const struct run_spec *spec, int64_t timeout_ms,
+                   int64_t cpu_limit_s, struct strvec *env, struct strvec *argv)
 {
         struct run_params rp = {
                 .workdir = spec->workdir, .private_workdir = spec->private_workdir,
@@ -122,20 +115,23 @@ int run_build_argv(struct sandbox *sb, enum tier t, const struct run_spec *spec,
                       spec->env_extra, env) < 0)
                 return -1;
         rp.env = env->items;
-        return tier_build_argv(t, &sb->prefix[t], &rp, argv);
+        return tier_build_argv(t->id, &sb->prefix[t->id], &rp, argv);
 }
 
-int run_start_tier(struct sandbox *sb, enum tier t, const struct run_spec *spec,
-                   struct sbx_run **out, struct sbx_err *err)
+int run_start_tier(struct sandbox *sb, const struct tier_ops *t,
+                   const struct run_spec *spec, struct sbx_run **out,
+                   struct sbx_err *err)
 {
         struct strvec env = { 0 }, argv = { 0 };
         struct sbx_run *r;
         int rc = -1;
 
+        if (!t)
+                return sbx_fail_code(err, SBX_EXIT_SANDBOX, 0, "run: no tier chosen");
         if (!spec->argv || !spec->argv[0] || spec->argv[0][0] != '/' ||
             !spec->workdir || spec->workdir[0] != '/')
                 return sbx_fail(err, 0, "run: argv[0] and workdir must be absolute paths");
-        if (sandbox_tier_ready(sb, t, err) < 0)
+        if (sandbox_tier_ready(sb, t->id, err) < 0)
                 return -1;
         r = calloc(1, sizeof(*r));
         if (!r)
@@ -157,15 +153,14 @@ int run_start_tier(struct sandbox *sb, enum tier t, const struct run_spec *spec,
         }
         /* the helper's own marks, on our time line; only its environment
          * gets it (it is cleared there), never the program's --env */
-        if (t == TIER_HELPER && sbx_trace_on() &&
+        if (t->passes_trace && sbx_trace_on() &&
             strvec_pushf(&env, "SBX_TRACE=%lld", sbx_trace_start_ns()) < 0) {
                 sbx_fail_code(err, SBX_EXIT_SANDBOX, ENOMEM, "env");
                 goto out;
         }
         sbx_trace("argv and env");
         r->start_ms = sbx_now_ms();
-        r->deadline_ms = r->start_ms + r->timeout_ms +
-                         (t == TIER_HELPER ? HELPER_GRACE_MS : 0);
+        r->deadline_ms = r->start_ms + r->timeout_ms + t->grace_ms;
         if (run_spawn(r, &argv, &env, err) < 0)
                 goto out;
         sbx_trace("spawned");
@@ -262,7 +257,7 @@ static void sweep(struct sbx_run *r)
         }
         /* The strong tiers kill their tree themselves; their dead helper
          * processes still need reaping. The weak tiers rely on this sweep. */
-        proc_sweep_orphans(r->pid, all, tier_is_weak(r->tier), keep, nkeep);
+        proc_sweep_orphans(r->pid, all, r->tier->weak, keep, nkeep);
 }
 
 int sbx_run_step(struct sbx_run *r, const struct pollfd *pfds, size_t n)
@@ -313,8 +308,9 @@ int sbx_run_sync(struct sandbox *sb, const struct run_spec *spec,
         return run_tier_sync(sb, sb->tier, spec, res, err);
 }
 
-int run_tier_sync(struct sandbox *sb, enum tier t, const struct run_spec *spec,
-                  struct run_result *res, struct sbx_err *err)
+int run_tier_sync(struct sandbox *sb, const struct tier_ops *t,
+                  const struct run_spec *spec, struct run_result *res,
+                  struct sbx_err *err)
 {
         struct sbx_run *r;
         struct pollfd pfds[4];

@@ -43,6 +43,12 @@ struct sandbox_opts {
         bool probe_by_first_run;
 };
 
+/* The defaults: everything 0 (the DEFAULT_* limits), any tier. */
+static inline void sandbox_opts_init(struct sandbox_opts *o)
+{
+        *o = (struct sandbox_opts){ .force_tier = TIER_NONE, .require_tier = TIER_NONE };
+}
+
 struct sandbox;                         /* opaque: chosen tier, resolved interpreter, binds */
 
 /* Resolves the interpreter (and builds/validates the venv), detects the tier

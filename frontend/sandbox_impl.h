@@ -10,16 +10,16 @@
 
 #include "argv.h"
 #include "sandbox.h"
+#include "tier_ops.h"
 
 #define PROBE_TIMEOUT_MS          15000
-#define HELPER_GRACE_MS           2000  /* the helper enforces the wall clock itself */
 #define NPROC_HEADROOM            512   /* rlimit tier: above the user's current count */
 
 struct sbx_run;
 
 struct sandbox {
         struct sandbox_opts opts;
-        enum tier tier;
+        const struct tier_ops *tier;    /* the chosen row; NULL until chosen */
         char *python;                   /* what runs exec (venv's or base) */
         char *base_python;              /* the resolved base interpreter */
         char *base_version;             /* its sys.version */
@@ -42,7 +42,7 @@ struct sandbox {
         long long nproc_limit;          /* rlimit tier only */
         struct sbx_run *runs;           /* in flight, for the orphan sweep */
         int runs_in_flight;
-        bool root_warned;
+        bool choice_warned;             /* the tier's choice_warning, said once */
         const struct tier_prober *prober;       /* set by sandbox_open */
 };
 
@@ -67,8 +67,9 @@ int tier_choose(struct sandbox *sb, struct sbx_err *err);
 /* --probe: every tier, whether it works, and why not; JSON or text. */
 int probe_report(struct sandbox *sb, bool json, FILE *fp);
 /* run.c */
-int run_tier_sync(struct sandbox *sb, enum tier t, const struct run_spec *spec,
-                  struct run_result *res, struct sbx_err *err);
+int run_tier_sync(struct sandbox *sb, const struct tier_ops *t,
+                  const struct run_spec *spec, struct run_result *res,
+                  struct sbx_err *err);
 /* sandbox.c: sandbox_open without choosing a tier (for --probe) */
 int sandbox_prepare(struct sandbox **out, const struct sandbox_opts *opts,
                     struct sbx_err *err);

@@ -7,70 +7,79 @@
 
 #include "sandbox_impl.h"
 
-static void note_fallback(struct sandbox *sb, enum tier t)
+static void note_fallback(struct sandbox *sb, const struct tier_ops *o)
 {
+        enum tier t = o->id;
+
         /* a tool that is missing is ordinary; one that is there and fails is
          * news, said once (a run that proved a tier broken chooses again) */
         if (sb->opts.quiet || sb->fallback_noted[t] || !sb->tool[t] || access(sb->tool[t], X_OK) < 0)
                 return;
         sb->fallback_noted[t] = true;
         fprintf(stderr, "sbx-run: tier %s does not work: %s; falling back\n",
-                tier_name(t), sb->tier_why[t] ? sb->tier_why[t] : "?");
+                o->name, sb->tier_why[t] ? sb->tier_why[t] : "?");
 }
 
-static void warn_root(struct sandbox *sb)
+static void warn_chosen(struct sandbox *sb)
 {
-        if (sb->tier != TIER_UNSHARE_ROOT || sb->opts.quiet || sb->root_warned)
+        if (!sb->tier->choice_warning || sb->opts.quiet || sb->choice_warned)
                 return;
-        sb->root_warned = true;
-        fprintf(stderr, "sbx-run: warning: tier unshare-root runs candidates as root "
-                "inside a user namespace; tests that expect a permission denial "
-                "will not see one\n");
+        sb->choice_warned = true;
+        fprintf(stderr, "sbx-run: warning: %s\n", sb->tier->choice_warning);
 }
 
-static int refuse(struct sandbox *sb, enum tier upto, const char *what,
+/* Every tier's reason, strongest first, down to upto (NULL: all). */
+static int refuse(struct sandbox *sb, const struct tier_ops *upto, const char *what,
                   struct sbx_err *err)
 {
         char reasons[768] = "";
         size_t len = 0;
 
-        for (int t = 0; t <= upto && t < TIER_COUNT; t++) {
-                if (!sb->tier_why[t] || len >= sizeof(reasons))
-                        continue;
-                len += (size_t)snprintf(reasons + len, sizeof(reasons) - len, "%s%s: %s",
-                                        len ? "; " : "", tier_name(t), sb->tier_why[t]);
+        for_each_tier(o) {
+                const char *why = sb->tier_why[o->id];
+                if (why && len < sizeof(reasons))
+                        len += (size_t)snprintf(reasons + len, sizeof(reasons) - len, "%s%s: %s",
+                                                len ? "; " : "", o->name, why);
+                if (o == upto)
+                        break;
         }
         return sbx_fail_code(err, SBX_EXIT_SANDBOX, 0, "%s (%s)", what, reasons);
 }
 
-/* A single run needs no probe run before it: every tier tells a sandbox
- * that never came up from the program's own result, so the run itself is
- * the probe, which saves one interpreter start per sbx-run. The helper
- * has its status line, bwrap its --json-status-fd ("child-pid" once the
- * program is about to start), the unshare tiers their start marker
- * (argv.h), and the rlimit tier execs the program itself (an exec failure
- * is an error of the spawn). */
+/* o is weaker than --require-tier asks */
+static bool below(const struct tier_ops *o, const struct tier_ops *require)
+{
+        return require && !tier_at_least(o->id, require->id);
+}
+
+/* A single run needs no probe run before it when the tier tells a sandbox
+ * that never came up from the program's own result (reports_start): the
+ * run itself is the probe, which saves one interpreter start per sbx-run. */
 static bool choose_unproven(struct sandbox *sb)
 {
-        enum tier force = sb->opts.force_tier, require = sb->opts.require_tier;
+        const struct tier_ops *force = tier_ops(sb->opts.force_tier);
+        const struct tier_ops *require = tier_ops(sb->opts.require_tier);
 
         if (!sb->opts.probe_by_first_run)
                 return false;
-        for (enum tier t = 0; t < TIER_COUNT; t++) {
-                if (force != TIER_NONE && t != force)
+        for_each_tier(o) {
+                enum tier t = o->id;
+                if (force && o != force)
                         continue;
-                if (require != TIER_NONE && !tier_at_least(t, require))
+                if (below(o, require))
                         return false;
                 if (!sb->tier_probed[t] && sb->prober->tool_missing(sb, t))
                         sb->tier_probed[t] = true;
                 if (sb->tier_probed[t] && !sb->tier_ok[t]) {    /* missing, or proved broken */
-                        note_fallback(sb, t);
+                        note_fallback(sb, o);
                         continue;
                 }
-                sb->tier = t;
+                if (!sb->tier_probed[t] && !o->reports_start)
+                        return false;   /* only a probe run can tell */
+                sb->tier = o;
                 sb->tier_unproven = !sb->tier_probed[t];
                 if (!sb->tier_unproven)
-                        warn_root(sb);
+                        warn_chosen(sb);
                 return true;
         }
         return false;
@@ -79,7 +88,7 @@ static bool choose_unproven(struct sandbox *sb)
 int sandbox_recheck_tier(struct sandbox *sb, const struct run_result *res,
                          struct sbx_err *err)
 {
-        enum tier t = sb->tier;
+        enum tier t = tier_id(sb->tier);
 
         if (!sb->tier_unproven)
                 return 0;
@@ -87,51 +96,58 @@ int sandbox_recheck_tier(struct sandbox *sb, const struct run_result *res,
         sb->tier_probed[t] = true;
         sb->tier_ok[t] = !(res->status == RUN_ERROR && res->never_started);
         if (sb->tier_ok[t]) {
-                warn_root(sb);  /* once the run showed it is the tier */
+                warn_chosen(sb);        /* once the run showed it is the tier */
                 return 0;
         }
         sb->prober->note_failure(sb, t, res);
-        sb->tier = TIER_NONE;
+        sb->tier = NULL;
         return tier_choose(sb, err) < 0 ? -1 : 1;
+}
+
+static int choose_forced(struct sandbox *sb, const struct tier_ops *force,
+                         const struct tier_ops *require, struct sbx_err *err)
+{
+        char what[128];
+
+        if (below(force, require))
+                return sbx_fail_code(err, SBX_EXIT_SANDBOX, 0,
+                                     "--tier %s is weaker than --require-tier %s",
+                                     force->name, require->name);
+        if (!sb->prober->probe(sb, force->id)) {
+                snprintf(what, sizeof(what), "--tier %s does not work here", force->name);
+                return refuse(sb, force, what, err);
+        }
+        sb->tier = force;
+        return 0;
 }
 
 int tier_choose(struct sandbox *sb, struct sbx_err *err)
 {
-        enum tier force = sb->opts.force_tier, require = sb->opts.require_tier;
+        const struct tier_ops *force = tier_ops(sb->opts.force_tier);
+        const struct tier_ops *require = tier_ops(sb->opts.require_tier);
         char what[128];
 
         if (choose_unproven(sb))
                 return 0;
-
-        if (force != TIER_NONE) {
-                if (require != TIER_NONE && !tier_at_least(force, require))
-                        return sbx_fail_code(err, SBX_EXIT_SANDBOX, 0,
-                                             "--tier %s is weaker than --require-tier %s",
-                                             tier_name(force), tier_name(require));
-                if (!sb->prober->probe(sb, force)) {
-                        snprintf(what, sizeof(what), "--tier %s does not work here",
-                                 tier_name(force));
-                        return refuse(sb, force, what, err);
-                }
-                sb->tier = force;
-        }
-        for (int t = 0; sb->tier == TIER_NONE && t < TIER_COUNT; t++) {
-                if (require != TIER_NONE && !tier_at_least((enum tier)t, require))
+        if (force && choose_forced(sb, force, require, err) < 0)
+                return -1;
+        for (const struct tier_ops *o = tier_first(); !sb->tier && o; o = tier_next(o)) {
+                if (below(o, require))
                         break;
-                if (sb->prober->probe(sb, (enum tier)t))
-                        sb->tier = (enum tier)t;
+                if (sb->prober->probe(sb, o->id))
+                        sb->tier = o;
                 else
-                        note_fallback(sb, (enum tier)t);
+                        note_fallback(sb, o);
         }
-        if (sb->tier == TIER_NONE) {
-                if (require != TIER_NONE)
+        if (!sb->tier) {
+                if (require)
                         snprintf(what, sizeof(what), "--require-tier %s: no tier "
-                                 "that strong works here", tier_name(require));
+                                 "that strong works here", require->name);
                 else
                         snprintf(what, sizeof(what), "no sandbox tier works here");
-                return refuse(sb, require != TIER_NONE ? require : TIER_RLIMIT, what, err);
+                return refuse(sb, require, what, err);
         }
-        warn_root(sb);
+        warn_chosen(sb);
         return 0;
 }
 
