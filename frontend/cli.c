@@ -258,6 +258,7 @@ static void defaults(struct cli_opts *o)
 {
         memset(o, 0, sizeof(*o));
         sandbox_opts_init(&o->sb);
+        o->sb.warn = cli_print_warning;
         o->progress = -1;
 }
 

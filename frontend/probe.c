@@ -221,7 +221,7 @@ static void report_json(struct sandbox *sb, FILE *fp)
         cJSON_Delete(root);
 }
 
-int probe_report(struct sandbox *sb, bool json, FILE *fp)
+static int probe_report(struct sandbox *sb, bool json, FILE *fp)
 {
         bool any = false;
 
@@ -232,6 +232,19 @@ int probe_report(struct sandbox *sb, bool json, FILE *fp)
         else
                 report_text(sb, fp);
         return any ? 0 : -1;
+}
+
+int sandbox_probe_report(const struct sandbox_opts *opts, bool json, FILE *fp,
+                         struct sbx_err *err)
+{
+        struct sandbox *sb;
+        int rc;
+
+        if (sandbox_prepare(&sb, opts, err) < 0)
+                return -1;
+        rc = probe_report(sb, json, fp);
+        sandbox_close(sb);
+        return rc == 0 ? 0 : 1;
 }
 
 const struct tier_prober probe_real = {

@@ -100,6 +100,14 @@ static int run_spawn(struct sbx_run *r, const struct strvec *argv,
         return 0;
 }
 
+/* The wall clock and cpu limit of a run: the spec's, else the defaults. */
+static void run_limits(const struct run_spec *spec, int64_t *timeout_ms, int64_t *cpu_s)
+{
+        *timeout_ms = spec->timeout_ms > 0 ? spec->timeout_ms : DEFAULT_TIMEOUT_MS;
+        *cpu_s = spec->cpu_limit_s > 0 ? spec->cpu_limit_s :
+                 (*timeout_ms + 999) / 1000 + DEFAULT_CPU_SLACK_S;
+}
+
 int run_build_argv(struct sandbox *sb, const struct tier_ops *t,
                    const struct run_spec *spec, int64_t timeout_ms,
                    int64_t cpu_limit_s, struct strvec *env, struct strvec *argv)
@@ -141,9 +149,7 @@ int run_start_tier(struct sandbox *sb, const struct tier_ops *t,
         r->out_fd = r->err_fd = r->status_fd = r->pidfd = -1;
         r->pid = -1;
         r->workdir = strdup(spec->workdir);
-        r->timeout_ms = spec->timeout_ms > 0 ? spec->timeout_ms : DEFAULT_TIMEOUT_MS;
-        r->cpu_limit_s = spec->cpu_limit_s > 0 ? spec->cpu_limit_s :
-                (r->timeout_ms + 999) / 1000 + DEFAULT_CPU_SLACK_S;
+        run_limits(spec, &r->timeout_ms, &r->cpu_limit_s);
         output_capture_init(&r->out_cap, &r->res.out, sb->opts.max_output_bytes);
         output_capture_init(&r->err_cap, &r->res.err, sb->opts.max_output_bytes);
         if (!r->workdir || run_build_argv(sb, t, spec, r->timeout_ms, r->cpu_limit_s,
@@ -171,6 +177,21 @@ int run_start_tier(struct sandbox *sb, const struct tier_ops *t,
 out:
         if (r)
                 run_free(r);
+        strvec_free(&env);
+        strvec_free(&argv);
+        return rc;
+}
+
+int sandbox_print_argv(struct sandbox *sb, const struct run_spec *spec, FILE *fp)
+{
+        struct strvec env = { 0 }, argv = { 0 };
+        int64_t timeout, cpu;
+        int rc;
+
+        run_limits(spec, &timeout, &cpu);
+        rc = sb->tier ? run_build_argv(sb, sb->tier, spec, timeout, cpu, &env, &argv) : -1;
+        for (size_t i = 0; rc == 0 && i < argv.len; i++)
+                fprintf(fp, "%s\n", argv.items[i]);
         strvec_free(&env);
         strvec_free(&argv);
         return rc;

@@ -164,7 +164,8 @@ static int resolve_python(struct sandbox *sb, struct sbx_err *err)
                         .name = sb->opts.venv_name, .base_python = sb->base_python,
                         .base_version = sb->base_version, .packages = sb->opts.packages,
                         .provision = sb->opts.provision, .rebuild = sb->opts.rebuild,
-                        .quiet = sb->opts.quiet,
+                        .quiet = sb->opts.quiet, .warn = sb->opts.warn,
+                        .warn_ctx = sb->opts.warn_ctx,
                 };
                 if (venv_ensure(&rq, &sb->venv_dir, err) < 0)
                         goto out;

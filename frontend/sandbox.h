@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "err.h"
 #include "tier.h"
@@ -37,7 +38,12 @@ struct sandbox_opts {
         const char *const *packages;    /* NULL-terminated or NULL */
         const char *const *provision;   /* files of Python snippets, NULL-terminated or NULL */
         bool rebuild;
-        bool quiet;                     /* no warnings on stderr */
+        bool quiet;                     /* no warnings: warn is not called */
+        /* The library prints nothing itself: each warning or note for the
+         * user (a tier that falls back, unshare-root's root, a venv being
+         * built) is one line, without "sbx-run: ", handed to warn if set. */
+        void (*warn)(const char *msg, void *ctx);
+        void *warn_ctx;
         /* One run, not a suite: pick the helper (or bwrap) without a probe
          * run of its own; the first run proves it (sandbox_recheck_tier). */
         bool probe_by_first_run;
@@ -60,6 +66,12 @@ int sandbox_open(struct sandbox **out, const struct sandbox_opts *opts,
                  struct sbx_err *err);
 void sandbox_close(struct sandbox *sb);
 enum tier sandbox_tier(const struct sandbox *sb);
+/* --probe: sets up a session without choosing a tier, probes every tier
+ * and writes which work and why not (JSON or text) to fp. Returns 0 when
+ * one works, 1 when none does, -1 (err set) when the session cannot be
+ * set up. */
+int sandbox_probe_report(const struct sandbox_opts *opts, bool json, FILE *fp,
+                         struct sbx_err *err);
 /* Absolute path of the interpreter that runs will exec (venv's or base). */
 /* Where a bare argv[0] is looked up (the sandbox's own PATH). */
 #define SANDBOX_PATH "/usr/bin:/bin"
@@ -143,6 +155,10 @@ int sbx_run_step(struct sbx_run *r, const struct pollfd *pfds, size_t n);
 void sbx_run_finish(struct sbx_run *r, struct run_result *res);
 /* Kills the whole tree at once (used on SIGINT); finish still required. */
 void sbx_run_kill(struct sbx_run *r);
+
+/* --print-argv: the argv a run of spec would exec in the session's tier,
+ * one word a line, to fp. Returns 0, or -1 when it cannot be built. */
+int sandbox_print_argv(struct sandbox *sb, const struct run_spec *spec, FILE *fp);
 
 /* Blocking convenience: start, loop, finish. */
 int sbx_run_sync(struct sandbox *sb, const struct run_spec *spec,

@@ -64,8 +64,6 @@ void probe_note_failure(struct sandbox *sb, enum tier t, const struct run_result
 /* tier_choose.c: sets sb->tier, or fails with SBX_EXIT_SANDBOX and every
  * tier's reason */
 int tier_choose(struct sandbox *sb, struct sbx_err *err);
-/* --probe: every tier, whether it works, and why not; JSON or text. */
-int probe_report(struct sandbox *sb, bool json, FILE *fp);
 /* run.c */
 int run_tier_sync(struct sandbox *sb, const struct tier_ops *t,
                   const struct run_spec *spec, struct run_result *res,

@@ -2,10 +2,32 @@
  * --require-tier, from what the prober (probe.c, or a test's fake) finds.
  * Also sandbox_open, so that sandbox.c (the session) never calls up into
  * the choice. */
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "sandbox_impl.h"
+
+/* A line for the user, through the caller's warn (sandbox.h): never printed here. */
+static void sandbox_warn(const struct sandbox *sb, const char *fmt, ...)
+        __attribute__((format(printf, 2, 3)));
+static void sandbox_warn(const struct sandbox *sb, const char *fmt, ...)
+{
+        va_list ap;
+        char *msg;
+        int n;
+
+        if (!sb->opts.warn)
+                return;
+        va_start(ap, fmt);
+        n = vasprintf(&msg, fmt, ap);
+        va_end(ap);
+        if (n < 0)
+                return;
+        sb->opts.warn(msg, sb->opts.warn_ctx);
+        free(msg);
+}
 
 static void note_fallback(struct sandbox *sb, const struct tier_ops *o)
 {
@@ -16,8 +38,8 @@ static void note_fallback(struct sandbox *sb, const struct tier_ops *o)
         if (sb->opts.quiet || sb->fallback_noted[t] || !sb->tool[t] || access(sb->tool[t], X_OK) < 0)
                 return;
         sb->fallback_noted[t] = true;
-        fprintf(stderr, "sbx-run: tier %s does not work: %s; falling back\n",
-                o->name, sb->tier_why[t] ? sb->tier_why[t] : "?");
+        sandbox_warn(sb, "tier %s does not work: %s; falling back",
+                     o->name, sb->tier_why[t] ? sb->tier_why[t] : "?");
 }
 
 static void warn_chosen(struct sandbox *sb)
@@ -25,7 +47,7 @@ static void warn_chosen(struct sandbox *sb)
         if (!sb->tier->choice_warning || sb->opts.quiet || sb->choice_warned)
                 return;
         sb->choice_warned = true;
-        fprintf(stderr, "sbx-run: warning: %s\n", sb->tier->choice_warning);
+        sandbox_warn(sb, "warning: %s", sb->tier->choice_warning);
 }
 
 /* Every tier's reason, strongest first, down to upto (NULL: all). */
