@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "err.h"
+#include "output.h"       /* struct run_output */
 #include "tier.h"
 
 #define DEFAULT_TIMEOUT_MS        10000
@@ -20,7 +21,6 @@
 #define DEFAULT_FSIZE_BYTES       (64LL << 20)
 #define DEFAULT_MAX_OUTPUT_BYTES  (1 << 20)      /* per stream */
 #define DEFAULT_WORKDIR_BYTES     (64LL << 20)   /* private workdir tmpfs */
-#define OUTPUT_TAIL_BYTES         4096           /* always kept, even past the cap */
 
 /* What every run of a session shares. Strings are borrowed: they must
  * outlive the session. */
@@ -105,15 +105,6 @@ struct run_spec {
         const char *const *env_extra;   /* NAME=VALUE added for this run only, or NULL */
         int64_t timeout_ms;             /* wall clock; 0 = DEFAULT_TIMEOUT_MS */
         int64_t cpu_limit_s;            /* 0 = timeout + DEFAULT_CPU_SLACK_S */
-};
-
-struct run_output {
-        char *data;                     /* first max_output bytes, NUL-terminated */
-        size_t len;
-        bool truncated;
-        char tail[OUTPUT_TAIL_BYTES + 1]; /* the last bytes of the whole stream */
-        size_t tail_len;
-        size_t total;                   /* bytes the program wrote in all */
 };
 
 struct run_result {
