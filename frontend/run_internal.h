@@ -45,6 +45,9 @@ void run_kill_tree(struct sbx_run *r);
  * non-empty stderr line (why a tier's own setup failed). */
 void run_result_set_detail(struct run_result *res, const char *prefix, const char *text);
 const char *run_result_stderr_reason(const struct run_result *res);
+/* The tier's tool failed: RUN_ERROR, detail "WHAT: killed by SIGNAL", or
+ * with no signal "WHAT: " and the tool's last stderr line. */
+void run_result_tool_failed(struct run_result *res, const char *what, int sig);
 
 /* Pure classification, unit tested: fills res->status/returncode/signal/
  * detail from the wait status, the tier's status text and the limits. */

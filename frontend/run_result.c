@@ -28,6 +28,20 @@ const char *run_result_stderr_reason(const struct run_result *res)
         return start < end ? start : "no message";
 }
 
+void run_result_tool_failed(struct run_result *res, const char *what, int sig)
+{
+        char prefix[64];
+
+        res->status = RUN_ERROR;
+        if (sig) {
+                snprintf(res->detail, sizeof(res->detail), "%s: killed by %s", what,
+                         strsignal(sig));
+                return;
+        }
+        snprintf(prefix, sizeof(prefix), "%s: ", what);
+        run_result_set_detail(res, prefix, run_result_stderr_reason(res));
+}
+
 const char *run_status_name(enum run_status s)
 {
         switch (s) {

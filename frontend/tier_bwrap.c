@@ -84,14 +84,8 @@ int bwrap_classify(struct run_result *res, const char *text, int *code, int *sig
          * it the program never started, whatever ended bwrap (its exit, or
          * a signal such as a host filter's SIGSYS) */
         if (!started) {
-                res->status = RUN_ERROR;
+                run_result_tool_failed(res, "bwrap setup failed", *sig);
                 res->never_started = true;
-                if (*sig)
-                        snprintf(res->detail, sizeof(res->detail),
-                                 "bwrap setup failed: killed by %s", strsignal(*sig));
-                else
-                        run_result_set_detail(res, "bwrap setup failed: ",
-                                              run_result_stderr_reason(res));
                 return 1;
         }
         if (ec && sscanf(ec, "\"exit-code\" : %d", &n) == 1) {

@@ -64,22 +64,14 @@ int helper_classify(struct run_result *res, const char *text, int *code, int *si
         int final = 1;
 
         if (!status) {
-                res->status = RUN_ERROR;
-                /* 3: refused before its status fd worked; 126, 127: the
-                 * helper itself could not be executed; SIGSYS: a host's
-                 * seccomp profile killed it (at its clone: the candidate's
-                 * own end would have been reported) */
+                /* 3 (an exit: no signal): refused before its status fd worked */
+                run_result_tool_failed(res, *code == 3 ? "helper setup failed" :
+                                       "helper gave no status", *sig);
+                /* 126, 127: the helper itself could not be executed;
+                 * SIGSYS: a host's seccomp profile killed it (at its clone:
+                 * the candidate's own end would have been reported) */
                 res->never_started = *code == 3 || *code == 126 || *code == 127 ||
                                      *sig == SIGSYS;
-                if (*code == 3)
-                        run_result_set_detail(res, "helper setup failed: ",
-                                              run_result_stderr_reason(res));
-                else if (*sig)
-                        snprintf(res->detail, sizeof(res->detail),
-                                 "helper gave no status: killed by %s", strsignal(*sig));
-                else
-                        run_result_set_detail(res, "helper gave no status: ",
-                                              run_result_stderr_reason(res));
         } else if (strcmp(status, "setup-error") == 0) {
                 res->status = RUN_ERROR;
                 /* Every setup error but this one comes before the program's

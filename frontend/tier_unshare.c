@@ -25,13 +25,7 @@ int unshare_classify(struct run_result *res, const char *text, int *code, int *s
 {
         if (strstr(text, START_MARKER))
                 return 0;
-        res->status = RUN_ERROR;
+        run_result_tool_failed(res, "unshare setup failed", *sig);
         res->never_started = true;
-        if (*sig)
-                snprintf(res->detail, sizeof(res->detail),
-                         "unshare setup failed: killed by %s", strsignal(*sig));
-        else
-                run_result_set_detail(res, "unshare setup failed: ",
-                                      run_result_stderr_reason(res));
         return 1;
 }
