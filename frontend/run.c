@@ -46,6 +46,19 @@ static void run_link(struct sandbox *sb, struct sbx_run *r)
         sb->runs_in_flight++;
 }
 
+/* The BPF program as a fresh open file: its own offset, bwrap reads from 0. */
+static int reopen_seccomp(const struct sandbox *sb, struct sbx_err *err)
+{
+        char path[64];
+        int fd;
+
+        snprintf(path, sizeof(path), "/proc/self/fd/%d", sb->seccomp_fd);
+        fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+                sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "reopening the seccomp program");
+        return fd;
+}
+
 static int run_spawn(struct sbx_run *r, const struct strvec *argv,
                      const struct strvec *env, struct sbx_err *err)
 {
@@ -80,15 +93,9 @@ static int run_spawn(struct sbx_run *r, const struct strvec *argv,
                 .limits = r->tier->sets_own_limits ? NULL : &lim,
         };
         auto_fd bpf = -1;
-        if (r->tier->needs_seccomp && sb->seccomp_fd >= 0) {
-                /* a fresh open file: its own offset, bwrap reads from 0 */
-                char path[64];
-                snprintf(path, sizeof(path), "/proc/self/fd/%d", sb->seccomp_fd);
-                bpf = open(path, O_RDONLY | O_CLOEXEC);
-                if (bpf < 0)
-                        return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno,
-                                             "reopening the seccomp program");
-        }
+        if (r->tier->needs_seccomp && sb->seccomp_fd >= 0 &&
+            (bpf = reopen_seccomp(sb, err)) < 0)
+                return -1;
         if (r->tier->needs_seccomp)
                 ps.extra_fd[0] = bpf;
         if (r->tier->status_fd)
@@ -126,6 +133,25 @@ int run_build_argv(struct sandbox *sb, const struct tier_ops *t,
         return tier_build_argv(t->id, &sb->prefix[t->id], &rp, argv);
 }
 
+/* A run not yet started: no fds, no pid, its limits and output caps set. */
+static struct sbx_run *run_new(struct sandbox *sb, const struct tier_ops *t,
+                               const struct run_spec *spec)
+{
+        struct sbx_run *r = calloc(1, sizeof(*r));
+
+        if (!r)
+                return NULL;
+        r->sb = sb;
+        r->tier = t;
+        r->out_fd = r->err_fd = r->status_fd = r->pidfd = -1;
+        r->pid = -1;
+        r->workdir = strdup(spec->workdir);
+        run_limits(spec, &r->timeout_ms, &r->cpu_limit_s);
+        output_capture_init(&r->out_cap, &r->res.out, sb->opts.max_output_bytes);
+        output_capture_init(&r->err_cap, &r->res.err, sb->opts.max_output_bytes);
+        return r;
+}
+
 int run_start_tier(struct sandbox *sb, const struct tier_ops *t,
                    const struct run_spec *spec, struct sbx_run **out,
                    struct sbx_err *err)
@@ -141,17 +167,9 @@ int run_start_tier(struct sandbox *sb, const struct tier_ops *t,
                 return sbx_fail(err, 0, "run: argv[0] and workdir must be absolute paths");
         if (sandbox_tier_ready(sb, t->id, err) < 0)
                 return -1;
-        r = calloc(1, sizeof(*r));
+        r = run_new(sb, t, spec);
         if (!r)
                 return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "out of memory");
-        r->sb = sb;
-        r->tier = t;
-        r->out_fd = r->err_fd = r->status_fd = r->pidfd = -1;
-        r->pid = -1;
-        r->workdir = strdup(spec->workdir);
-        run_limits(spec, &r->timeout_ms, &r->cpu_limit_s);
-        output_capture_init(&r->out_cap, &r->res.out, sb->opts.max_output_bytes);
-        output_capture_init(&r->err_cap, &r->res.err, sb->opts.max_output_bytes);
         if (!r->workdir || run_build_argv(sb, t, spec, r->timeout_ms, r->cpu_limit_s,
                                           &env, &argv) < 0) {
                 sbx_fail_code(err, SBX_EXIT_SANDBOX, ENOMEM, "building argv and env");

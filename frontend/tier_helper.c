@@ -53,6 +53,21 @@ int helper_run(const struct run_params *rp, struct strvec *v)
         return rc ? -1 : 0;
 }
 
+/* The whole tree's cpu and peak RSS, which only the helper sees inside its
+ * pid namespace, and the signal that ended a timed-out run. */
+static void helper_accounting(struct run_result *res, const cJSON *j, int final)
+{
+        if (j) {
+                res->cpu_s = json_get_num(j, "cpu_s", res->cpu_s);
+                res->max_rss_kb = (long)json_get_num(j, "max_rss_kb", res->max_rss_kb);
+        }
+        if (final && res->status == RUN_TIMEOUT) {
+                int killsig = (int)json_get_num(j, "signal", 0);
+                res->signal = killsig > 0 ? killsig : SIGKILL;
+                res->returncode = -res->signal;
+        }
+}
+
 /* Returns 1 when the verdict is final (error/timeout), else 0 with
  * *code and *sig set from the helper's report. */
 int helper_classify(struct run_result *res, const char *text, int *code, int *sig)
@@ -97,15 +112,7 @@ int helper_classify(struct run_result *res, const char *text, int *code, int *si
                 *code = killed ? -1 : (int)json_get_num(j, "exit_code", *code);
                 *sig = killed ? (int)json_get_num(j, "signal", 0) : 0;
         }
-        if (j) {
-                res->cpu_s = json_get_num(j, "cpu_s", res->cpu_s);
-                res->max_rss_kb = (long)json_get_num(j, "max_rss_kb", res->max_rss_kb);
-        }
-        if (final && res->status == RUN_TIMEOUT) {
-                int killsig = (int)json_get_num(j, "signal", 0);
-                res->signal = killsig > 0 ? killsig : SIGKILL;
-                res->returncode = -res->signal;
-        }
+        helper_accounting(res, j, final);
         cJSON_Delete(j);
         return final;
 }
