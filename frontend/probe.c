@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "proc.h"
 #include "run_internal.h"
 #include "sandbox_impl.h"
 
@@ -153,12 +154,26 @@ static const char *helper_reason(const cJSON *probe)
         return NULL;
 }
 
-/* The tool's own account of why the tier does not work, or NULL. */
+/* `TOOL --probe` says why a tier that does not work refuses this caller
+ * (the helper: not setuid, not in the group, config refused): its JSON,
+ * or NULL. */
 static cJSON *self_probe(const struct sandbox *sb, const struct tier_ops *o)
 {
-        if (sb->tier_ok[o->id] || !o->self_probe)
+        const char *tool = sb->tool[o->id];
+        char *argv[] = { (char *)tool, (char *)o->self_probe_arg, NULL };
+        struct run_output out;
+        struct sbx_err err;
+        cJSON *j = NULL;
+
+        if (sb->tier_ok[o->id] || !o->self_probe_arg || !tool || access(tool, X_OK) < 0 ||
+            proc_capture(argv, NULL, &out, 65536, &err) < 0)
                 return NULL;
-        return o->self_probe(sb->tool[o->id]);
+        if (out.data) {
+                char *brace = strchr(out.data, '{');
+                j = brace ? cJSON_Parse(brace) : NULL;
+        }
+        free(out.data);
+        return j;
 }
 
 static void report_text(struct sandbox *sb, FILE *fp)

@@ -19,7 +19,7 @@ static const struct tier_ops tier_table[TIER_COUNT] = {
                 .classify = helper_classify,
                 .sets_own_limits = true, .passes_trace = true,
                 .grace_ms = HELPER_GRACE_MS,
-                .self_probe = helper_self_probe,
+                .self_probe_arg = "--probe",
         },
         [TIER_BWRAP] = {
                 .id = TIER_BWRAP, .name = "bwrap",

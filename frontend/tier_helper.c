@@ -1,5 +1,5 @@
-/* The helper tier (sbx-helper, setuid root): its argv, how its status
- * line is read, and its own account of why it refuses (--probe). */
+/* The helper tier (sbx-helper, setuid root): its argv and how its status
+ * line is read. */
 #include <cjson/cJSON.h>
 #include <signal.h>
 #include <stdio.h>
@@ -7,7 +7,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "proc.h"
 #include "run_internal.h"
 #include "tier_ops.h"
 #include "util.h"
@@ -115,23 +114,4 @@ int helper_classify(struct run_result *res, const char *text, int *code, int *si
         helper_accounting(res, j, final);
         cJSON_Delete(j);
         return final;
-}
-
-/* `sbx-helper --probe` says why the helper refuses this caller (not
- * setuid, not in the group, config refused): its JSON, or NULL. */
-cJSON *helper_self_probe(const char *helper)
-{
-        char *argv[] = { (char *)helper, "--probe", NULL };
-        struct run_output out;
-        struct sbx_err err;
-        cJSON *j = NULL;
-
-        if (access(helper, X_OK) < 0 || proc_capture(argv, NULL, &out, 65536, &err) < 0)
-                return NULL;
-        if (out.data) {
-                char *brace = strchr(out.data, '{');
-                j = brace ? cJSON_Parse(brace) : NULL;
-        }
-        free(out.data);
-        return j;
 }

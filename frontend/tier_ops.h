@@ -6,7 +6,6 @@
 #ifndef SBX_TIER_OPS_H
 #define SBX_TIER_OPS_H
 
-#include <cjson/cJSON.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -53,8 +52,9 @@ struct tier_ops {
         int64_t grace_ms;       /* past the wall clock: the tier enforces it itself */
         bool uses_userns;       /* a failure may be the host's user-namespace policy */
         const char *choice_warning;     /* said once when chosen, or NULL */
-        /* --probe: the tool's own account of why it refuses (JSON), or NULL */
-        cJSON *(*self_probe)(const char *tool);
+        /* --probe: the option that makes the tool say, as JSON, why it
+         * refuses this caller; NULL: it has none */
+        const char *self_probe_arg;
 };
 
 /* The row of t; NULL for TIER_NONE or anything out of range. */
@@ -71,7 +71,6 @@ enum tier tier_id(const struct tier_ops *o);
 int helper_prefix(const struct tier_params *p, struct strvec *v);
 int helper_run(const struct run_params *rp, struct strvec *v);
 int helper_classify(struct run_result *res, const char *text, int *code, int *sig);
-cJSON *helper_self_probe(const char *helper);
 int bwrap_prefix(const struct tier_params *p, struct strvec *v);
 int bwrap_run(const struct run_params *rp, struct strvec *v);
 int bwrap_classify(struct run_result *res, const char *text, int *code, int *sig);

@@ -74,6 +74,8 @@ static void every_row_is_complete(void **state)
                 }
                 if (o->tool_env)
                         assert_non_null(o->tool_path);
+                if (o->self_probe_arg)
+                        assert_non_null(o->tool);           /* whose --probe */
                 /* a per-run part comes after a session part */
                 if (o->build_run)
                         assert_non_null(o->build_prefix);
