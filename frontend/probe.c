@@ -131,7 +131,7 @@ static int probe_tier(struct sandbox *sb, enum tier t)
                 .argv = argv, .workdir = dir, .private_workdir = true,
                 .timeout_ms = PROBE_TIMEOUT_MS,
         };
-        if (run_tier_sync(sb, tier_ops(t), &spec, &res, &err) < 0)
+        if (run_tier_sync(sb, tier_ops(t), &spec, NULL, &res, &err) < 0)
                 return set_why(sb, t, "%s", err.msg);
         sb->tier_ok[t] = res.status == RUN_OK;
         rmdir(dir);

@@ -342,14 +342,15 @@ void sbx_run_kill(struct sbx_run *r)
 }
 
 int sbx_run_sync(struct sandbox *sb, const struct run_spec *spec,
-                 struct run_result *res, struct sbx_err *err)
+                 const volatile sig_atomic_t *stop, struct run_result *res,
+                 struct sbx_err *err)
 {
-        return run_tier_sync(sb, sb->tier, spec, res, err);
+        return run_tier_sync(sb, sb->tier, spec, stop, res, err);
 }
 
 int run_tier_sync(struct sandbox *sb, const struct tier_ops *t,
-                  const struct run_spec *spec, struct run_result *res,
-                  struct sbx_err *err)
+                  const struct run_spec *spec, const volatile sig_atomic_t *stop,
+                  struct run_result *res, struct sbx_err *err)
 {
         struct sbx_run *r;
         struct pollfd pfds[4];
@@ -361,6 +362,8 @@ int run_tier_sync(struct sandbox *sb, const struct tier_ops *t,
                 int64_t wait = sbx_run_deadline_ms(r) - sbx_now_ms();
                 if (wait < 0)
                         wait = 0;
+                if (stop && *stop)
+                        sbx_run_kill(r);
                 /* a poll error (EINTR) only means: step and look again */
                 (void)poll(pfds, n, (int)(wait > 1000 ? 1000 : wait));
                 if (sbx_run_step(r, pfds, n))

@@ -149,25 +149,12 @@ static int catch_stop_signals(bool on)
 static int run_interruptible(struct sandbox *sb, const struct run_spec *spec,
                              struct run_result *res, struct sbx_err *err)
 {
-        struct sbx_run *r;
-        struct pollfd pfds[8];
-
         if (catch_stop_signals(true) < 0)
                 return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "signal handlers");
-        if (sbx_run_start(sb, spec, &r, err) < 0) {
+        if (sbx_run_sync(sb, spec, &stop_signal, res, err) < 0) {
                 (void)catch_stop_signals(false);        /* the error is what counts */
                 return -1;
         }
-        for (;;) {
-                size_t n = sbx_run_pollfds(r, pfds, 8);
-                int64_t wait = sbx_run_deadline_ms(r) - sbx_now_ms();
-                if (stop_signal)
-                        sbx_run_kill(r);
-                (void)poll(pfds, n, (int)(wait < 0 ? 0 : wait > 1000 ? 1000 : wait));
-                if (sbx_run_step(r, pfds, n))
-                        break;
-        }
-        sbx_run_finish(r, res);
         return 0;
 }
 

@@ -6,6 +6,7 @@
 #define SBX_SANDBOX_H
 
 #include <poll.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -151,8 +152,10 @@ void sbx_run_kill(struct sbx_run *r);
  * one word a line, to fp. Returns 0, or -1 when it cannot be built. */
 int sandbox_print_argv(struct sandbox *sb, const struct run_spec *spec, FILE *fp);
 
-/* Blocking convenience: start, loop, finish. */
+/* Blocking: start, loop, finish. With stop (a signal handler's flag), the
+ * run is killed, and recorded "interrupted", once *stop is non-zero. */
 int sbx_run_sync(struct sandbox *sb, const struct run_spec *spec,
-                 struct run_result *res, struct sbx_err *err);
+                 const volatile sig_atomic_t *stop, struct run_result *res,
+                 struct sbx_err *err);
 
 #endif

@@ -4,6 +4,7 @@
 #ifndef SBX_SANDBOX_IMPL_H
 #define SBX_SANDBOX_IMPL_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -66,8 +67,8 @@ void probe_note_failure(struct sandbox *sb, enum tier t, const struct run_result
 int tier_choose(struct sandbox *sb, struct sbx_err *err);
 /* run.c */
 int run_tier_sync(struct sandbox *sb, const struct tier_ops *t,
-                  const struct run_spec *spec, struct run_result *res,
-                  struct sbx_err *err);
+                  const struct run_spec *spec, const volatile sig_atomic_t *stop,
+                  struct run_result *res, struct sbx_err *err);
 /* sandbox.c: sandbox_open without choosing a tier (for --probe) */
 int sandbox_prepare(struct sandbox **out, const struct sandbox_opts *opts,
                     struct sbx_err *err);
