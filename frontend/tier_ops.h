@@ -36,9 +36,9 @@ struct tier_ops {
          * the program's own result (its report, or an exec error): then a
          * single run needs no probe run (probe_by_first_run). */
         bool reports_start;
-        /* Does the tier's report say how the run ended? Returns 1 when the
-         * verdict is final, else 0 with *code and *sig from the report. NULL:
-         * the wait status alone. */
+        /* Reads the tier's report: 1 when it makes the verdict (the sandbox
+         * failed, a timeout), else 0 with *code and *sig as the report gives
+         * them. NULL: the wait status alone decides. */
         int (*classify)(struct run_result *res, const char *status_text,
                         int *code, int *sig);
         bool needs_seccomp;     /* never runs without the BPF program on CHILD_FD_EXTRA */
