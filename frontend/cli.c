@@ -196,8 +196,8 @@ static int apply_option(int id, const char *arg, struct cli_opts *o,
 static void defaults(struct cli_opts *o)
 {
         memset(o, 0, sizeof(*o));
-        o->sb.force_tier = TIER_NONE;
-        o->sb.require_tier = TIER_NONE;
+        sandbox_opts_init(&o->sb);
+        o->sb.warn = cli_print_warning;
         o->progress = -1;
 }
 

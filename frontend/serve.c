@@ -18,6 +18,7 @@
 
 #include "proc.h"
 #include "serve.h"
+#include "stop_signals.h"
 #include "util.h"
 
 #define READ_CHUNK        (1 << 20)
@@ -428,22 +429,12 @@ static int watch_parent(struct server *S)
 
 static int install_signals(sigset_t *waitmask)
 {
-        struct sigaction sa = { .sa_handler = on_stop };
+        static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
         struct sigaction ign = { .sa_handler = SIG_IGN };
-        sigset_t block;
 
-        sigemptyset(&sa.sa_mask);
-        sigemptyset(&block);
-        sigaddset(&block, SIGINT);
-        sigaddset(&block, SIGTERM);
-        sigaddset(&block, SIGHUP);
-        if (sigaction(SIGINT, &sa, NULL) < 0 || sigaction(SIGTERM, &sa, NULL) < 0 ||
-            sigaction(SIGHUP, &sa, NULL) < 0 || sigaction(SIGPIPE, &ign, NULL) < 0 ||
-            sigprocmask(SIG_BLOCK, &block, waitmask) < 0)
+        if (sigaction(SIGPIPE, &ign, NULL) < 0 ||
+            sbx_catch_signals(sigs, 3, on_stop, waitmask) < 0)
                 return -1;
-        sigdelset(waitmask, SIGINT);
-        sigdelset(waitmask, SIGTERM);
-        sigdelset(waitmask, SIGHUP);
         return 0;
 }
 

@@ -16,6 +16,7 @@
 #include "passk.h"
 #include "results.h"
 #include "sched.h"
+#include "stop_signals.h"
 #include "suite.h"
 #include "suite_score.h"
 #include "suite_summary.h"
@@ -392,20 +393,12 @@ static int write_summary(struct suite_run *R, double wall_s, bool stopped,
 
 static int install_stop_handlers(sigset_t *waitmask, struct sbx_err *err)
 {
-        struct sigaction sa = { .sa_handler = on_stop_signal };
-        sigset_t block;
+        static const int sigs[] = { SIGINT, SIGTERM };
 
-        sigemptyset(&sa.sa_mask);
-        sigemptyset(&block);
-        sigaddset(&block, SIGINT);
-        sigaddset(&block, SIGTERM);
         /* Blocked outside ppoll, so a signal between the check and the
          * wait is not lost: ppoll unblocks it atomically. */
-        if (sigaction(SIGINT, &sa, NULL) < 0 || sigaction(SIGTERM, &sa, NULL) < 0 ||
-            sigprocmask(SIG_BLOCK, &block, waitmask) < 0)
+        if (sbx_catch_signals(sigs, 2, on_stop_signal, waitmask) < 0)
                 return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "signal handlers");
-        sigdelset(waitmask, SIGINT);
-        sigdelset(waitmask, SIGTERM);
         return 0;
 }
 

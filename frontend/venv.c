@@ -246,10 +246,13 @@ static int build(const struct venv_request *rq, const char *dir,
                  const char *stamp, struct sbx_err *err)
 {
         auto_free char *uv = proc_find_exe("uv", NULL);
+        char *note;
 
-        if (!rq->quiet)
-                fprintf(stderr, "sbx-run: building venv %s in %s (unsandboxed, as you)\n",
-                        rq->name, dir);
+        if (!rq->quiet && rq->warn &&
+            asprintf(&note, "building venv %s in %s (unsandboxed, as you)", rq->name, dir) >= 0) {
+                rq->warn(note, rq->warn_ctx);
+                free(note);
+        }
         if (sbx_rm_tree(dir) < 0)
                 return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "removing old venv %s", dir);
         if (create_venv(rq, dir, uv, err) < 0 ||
