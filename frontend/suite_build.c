@@ -17,7 +17,7 @@ char *suite_program_done(struct strbuf *b, struct sbx_err *err)
         char *text = strbuf_done(b);
 
         if (!text)
-                sbx_fail(err, ENOMEM, "building program");
+                sbx_fail_oom(err, "building program");
         return text;
 }
 

@@ -12,8 +12,6 @@
 #include "suite_ops.h"
 #include "util.h"
 
-#define CLASSEVAL_IMPORT_SLACK_S 10     /* imports (numpy, pandas) before the first class */
-
 static int add_task(struct suite_task *t, const char *where, struct sbx_err *err)
 {
         cJSON *list = cJSON_GetObjectItemCaseSensitive(t->problem, "test_classes"), *it;
@@ -24,7 +22,7 @@ static int add_task(struct suite_task *t, const char *where, struct sbx_err *err
                                 where, CLASSEVAL_MAX_TEST_CLASSES);
         t->test_classes = calloc(n + 1, sizeof(char *));
         if (!t->test_classes)
-                return sbx_fail(err, ENOMEM, "%s", where);
+                return sbx_fail_oom(err, "%s", where);
         cJSON_ArrayForEach(it, list) {
                 if (!cJSON_IsString(it))
                         return sbx_fail(err, 0, "%s: test class names must be strings", where);
@@ -35,7 +33,7 @@ static int add_task(struct suite_task *t, const char *where, struct sbx_err *err
                 while (e > b && (e[-1] == ' ' || e[-1] == '\t'))
                         e--;
                 if (!(t->test_classes[i++] = strndup(b, (size_t)(e - b))))
-                        return sbx_fail(err, ENOMEM, "%s", where);
+                        return sbx_fail_oom(err, "%s", where);
         }
         t->n_test_classes = n;
         return 0;
@@ -55,7 +53,7 @@ static char *build_classeval(const cJSON *pb, const struct suite_sample *smp,
         if (!canonical) {
                 if (!(extracted = classeval_extract_code(smp->code)) ||
                     !(code = classeval_add_staticmethod(extracted)))
-                        return sbx_fail(err, ENOMEM, "extracting code"), NULL;
+                        return sbx_fail_oom(err, "extracting code"), NULL;
         }
         if (cJSON_IsArray(imports) && !suite_add_field_text(&b, imports))
                 b.oom = true;
@@ -268,7 +266,6 @@ const struct suite_ops suite_classeval_ops = {
         .build_program = build,
         .driver_args = driver_args,
         .timeout_units = timeout_units,
-        .start_slack_s = CLASSEVAL_IMPORT_SLACK_S,
         .score = score,
         .summary = &summary,
 };

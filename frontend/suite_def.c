@@ -38,7 +38,7 @@ int suite_default_problems(const char *suite, char **path, struct sbx_err *err)
                 return sbx_fail(err, 0, "suite %s: --problems FILE is required", suite);
         if (asprintf(path, "%s/%s", suite_data_dir(), row->shipped_problems) < 0) {
                 *path = NULL;
-                return sbx_fail(err, ENOMEM, "problems path");
+                return sbx_fail_oom(err, "problems path");
         }
         if (access(*path, R_OK) == 0)
                 return 0;
@@ -56,7 +56,7 @@ int suite_def_from_row(struct suite_def *def, const struct suite_row *row, struc
         def->row = row;
         def->timeout_ms = row->timeout_ms;
         def->name = strdup(row->name);
-        return def->name ? 0 : sbx_fail(err, ENOMEM, "suite");
+        return def->name ? 0 : sbx_fail_oom(err, "suite");
 }
 
 int suite_def_load(struct suite_def *def, const char *name_or_path, struct sbx_err *err)
@@ -110,7 +110,7 @@ static int get_string(const cJSON *obj, const char *key, char **out,
         if (json_dup_str(obj, key, out) >= 0)
                 return 0;
         if (errno == ENOMEM)
-                return sbx_fail(err, ENOMEM, "%s", path);
+                return sbx_fail_oom(err, "%s", path);
         return sbx_fail(err, 0, "%s: \"%s\" must be a string", path, key);
 }
 
@@ -125,13 +125,13 @@ static int get_list(const cJSON *obj, const char *key, char ***out, bool paths,
         if (!cJSON_IsArray(v))
                 return sbx_fail(err, 0, "%s: \"%s\" must be a list of strings", path, key);
         if (!(*out = calloc((size_t)cJSON_GetArraySize(v) + 1, sizeof(char *))))
-                return sbx_fail(err, ENOMEM, "%s", path);
+                return sbx_fail_oom(err, "%s", path);
         cJSON_ArrayForEach(it, v) {
                 if (!cJSON_IsString(it))
                         return sbx_fail(err, 0, "%s: \"%s\" must be a list of strings", path, key);
                 (*out)[i] = paths ? resolve(path, it->valuestring) : strdup(it->valuestring);
                 if (!(*out)[i++])
-                        return sbx_fail(err, ENOMEM, "%s", path);
+                        return sbx_fail_oom(err, "%s", path);
         }
         return 0;
 }
@@ -173,7 +173,7 @@ static int custom_fields(struct suite_def *def, const cJSON *obj, const char *pa
                 return sbx_fail(err, 0, "%s: missing \"template\" (how a program is built, "
                                 "e.g. \"{prompt}{completion}\\n{test}\\n\")", path);
         if (problems && !(def->problems = resolve(path, problems)))
-                return sbx_fail(err, ENOMEM, "%s", path);
+                return sbx_fail_oom(err, "%s", path);
         def->timeout_ms = suite_custom_row.timeout_ms;
         if (timeout) {
                 if (!cJSON_IsNumber(timeout) || timeout->valuedouble <= 0 ||
@@ -213,6 +213,6 @@ int suite_custom_load(struct suite_def *def, const char *path, struct sbx_err *e
         rc = custom_fields(def, obj, path, err);
         cJSON_Delete(obj);
         if (rc == 0 && !(def->name = strdup(path)))
-                return sbx_fail(err, ENOMEM, "%s", path);
+                return sbx_fail_oom(err, "%s", path);
         return rc;
 }

@@ -150,7 +150,7 @@ int evalplus_attach(struct suite *s, struct sbx_err *err)
         if (check_suite(s, ds, err) < 0)
                 return -1;
         if (!(e = s->evalplus = calloc(1, sizeof(*e))))
-                return sbx_fail(err, ENOMEM, "evalplus");
+                return sbx_fail_oom(err, "evalplus");
         e->dataset = ds;
         e->truth = calloc(s->n_tasks + 1, sizeof(cJSON *));
         for (int ph = 0; ph < EVALPLUS_PHASES; ph++) {
@@ -158,7 +158,7 @@ int evalplus_attach(struct suite *s, struct sbx_err *err)
                 e->args[ph] = calloc(s->n_tasks + 1, sizeof(cJSON *));
         }
         if (!e->truth || !e->raw[0] || !e->raw[1] || !e->args[0] || !e->args[1])
-                return sbx_fail(err, ENOMEM, "evalplus");
+                return sbx_fail_oom(err, "evalplus");
         for (size_t i = 0; i < s->n_tasks; i++) {
                 const cJSON *pb = s->tasks[i].problem;
                 static const char *const need[] = { "prompt", "entry_point",
@@ -202,7 +202,7 @@ char *evalplus_build_program(const struct suite *s, const struct suite_sample *s
                 strbuf_add(&b, json_get_str(pb, "prompt", ""));
         strbuf_add(&b, smp->code);
         if (!(text = strbuf_done(&b)))
-                sbx_fail(err, ENOMEM, "building program");
+                sbx_fail_oom(err, "building program");
         return text;
 }
 
@@ -308,7 +308,7 @@ int evalplus_write_inputs(const struct suite *s, size_t task, bool limits,
         auto_fd fd = -1;
 
         if (!text || asprintf(&path, "%s/%s", dir, EVALPLUS_INPUTS_NAME) < 0)
-                return sbx_fail(err, ENOMEM, "inputs file");
+                return sbx_fail_oom(err, "inputs file");
         fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
         if (fd < 0 || sbx_write_all(fd, text, strlen(text)) < 0)
                 return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "%s", path);
@@ -561,15 +561,17 @@ int evalplus_write_results(const struct suite *s, cJSON *const *lines, size_t n,
                 if (!e || !list) {
                         cJSON_Delete(e);
                         cJSON_Delete(root);
-                        return sbx_fail(err, ENOMEM, "%s", path);
+                        return sbx_fail_oom(err, "%s", path);
                 }
                 cJSON_AddItemToArray(list, e);
         }
         cJSON_AddItemToObject(root, "pass_at_k", cJSON_Duplicate(ep, true));
         text = cJSON_PrintUnformatted(root);
         cJSON_Delete(root);
-        if (!text || !(fp = fopen(path, "w")))
-                return sbx_fail(err, text ? errno : ENOMEM, "%s", path);
+        if (!text)
+                return sbx_fail_oom(err, "%s", path);
+        if (!(fp = fopen(path, "w")))
+                return sbx_fail(err, errno, "%s", path);
         int ok = fputs(text, fp) >= 0;
         if (fclose(fp) != 0 || !ok)
                 return sbx_fail(err, errno, "%s", path);

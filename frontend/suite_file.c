@@ -22,7 +22,7 @@ static int grow(char **buf, size_t *cap, size_t need, const char *path,
                 ncap *= 2;
         char *n = realloc(*buf, ncap);
         if (!n)
-                return sbx_fail(err, ENOMEM, "%s", path);
+                return sbx_fail_oom(err, "%s", path);
         *buf = n;
         *cap = ncap;
         return 0;

@@ -48,7 +48,7 @@ static int add_task(struct suite *s, cJSON *obj, long line, const char *where,
         t = realloc(s->tasks, (s->n_tasks + 1) * sizeof(*t));
         if (!t) {
                 cJSON_Delete(obj);
-                return sbx_fail(err, ENOMEM, "%s", where);
+                return sbx_fail_oom(err, "%s", where);
         }
         s->tasks = t;
         t = &s->tasks[s->n_tasks++];
@@ -154,7 +154,7 @@ int suite_load_problems(struct suite *s, const char *path, struct sbx_err *err)
         struct load_ctx ctx = { s, path, false };
 
         if (!(s->problems_path = strdup(path)))
-                return sbx_fail(err, ENOMEM, "%s", path);
+                return sbx_fail_oom(err, "%s", path);
         if (parse_records(path, problem_line, &ctx, NULL, err) < 0)
                 return -1;
         if (suite_index_tasks(s, err) < 0 || evalplus_attach(s, err) < 0)
@@ -208,7 +208,7 @@ static int add_predictions(struct suite *s, struct suite_task *t, cJSON *obj,
                                            cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(obj, "task_id"), true)) ||
                     !cJSON_AddNumberToObject(smp->fields, "predict_index", smp->predict_index) ||
                     !cJSON_AddStringToObject(smp->fields, "completion", p->valuestring))
-                        return sbx_fail(err, ENOMEM, "%s", where);
+                        return sbx_fail_oom(err, "%s", where);
                 smp->code = cJSON_GetObjectItemCaseSensitive(smp->fields, "completion")->valuestring;
                 t->n_samples++;
         }
@@ -273,7 +273,7 @@ int suite_load_samples(struct suite *s, const char *path, struct sbx_err *err)
         struct stat st;
 
         if (!(s->samples_path = strdup(path)))
-                return sbx_fail(err, ENOMEM, "%s", path);
+                return sbx_fail_oom(err, "%s", path);
         if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
                 if (suite_load_evalplus_dir(s, path, err) < 0)
                         return -1;
@@ -316,7 +316,7 @@ int suite_make_canonical(struct suite *s, struct sbx_err *err)
                     !cJSON_AddItemToObject(smp->fields, "task_id",
                                            cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(t->problem, "task_id"), true)) ||
                     !cJSON_AddStringToObject(smp->fields, "completion", sol->valuestring))
-                        return sbx_fail(err, ENOMEM, "canonical samples");
+                        return sbx_fail_oom(err, "canonical samples");
                 smp->code = cJSON_GetObjectItemCaseSensitive(smp->fields, "completion")->valuestring;
                 t->n_samples = 1;
         }

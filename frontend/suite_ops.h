@@ -34,11 +34,10 @@ struct suite_ops {
         int (*driver_args)(const struct suite *s, const struct suite_sample *smp,
                            const char *program_path, int64_t timeout_ms,
                            struct driver_argv *a, struct sbx_err *err);
-        /* Limit inputs: how many times the timeout applies to one run (NULL:
-         * once; ClassEval: once per test class), the seconds a run may spend
-         * before the first (imports), and a larger default output cap (or 0). */
+        /* Limit inputs for limit_derive (limit.h): how many times the timeout
+         * applies to one run (NULL: once; ClassEval: once per test class, its
+         * limit_ask.test_classes), and a larger default output cap (or 0). */
         size_t (*timeout_units)(const struct suite_task *t);
-        int64_t start_slack_s;
         int64_t max_output_bytes;
         /* A run of its own instead of the driver's (evalplus), or NULL. */
         int (*start)(const struct suite *s, const struct suite_sample *smp,

@@ -238,7 +238,7 @@ cJSON *suite_summary(cJSON *const *lines, size_t n, const struct summary_opts *o
                 return sum;
         cJSON_Delete(sum);
         cJSON_Delete(per_task);
-        sbx_fail(err, ENOMEM, "summary");
+        sbx_fail_oom(err, "summary");
         return NULL;
 }
 

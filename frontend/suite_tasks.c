@@ -70,7 +70,7 @@ int suite_index_tasks(struct suite *s, struct sbx_err *err)
         const char *path = s->problems_path;
 
         if (!(s->by_id = calloc(s->n_tasks + 1, sizeof(*s->by_id))))
-                return sbx_fail(err, ENOMEM, "%s", path);
+                return sbx_fail_oom(err, "%s", path);
         for (size_t i = 0; i < s->n_tasks; i++)
                 s->by_id[i] = &s->tasks[i];
         qsort(s->by_id, s->n_tasks, sizeof(*s->by_id), cmp_task_ptr);
@@ -88,7 +88,7 @@ struct suite_sample *suite_new_sample(struct suite *s, struct sbx_err *err)
         struct suite_sample *n = realloc(s->samples, (s->n_samples + 1) * sizeof(*n));
 
         if (!n) {
-                sbx_fail(err, ENOMEM, "samples");
+                sbx_fail_oom(err, "samples");
                 return NULL;
         }
         s->samples = n;

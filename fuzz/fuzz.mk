@@ -37,6 +37,8 @@ FUZZ_SUITE_SRCS  := frontend/suite_load.c frontend/suite_def.c frontend/suite_bu
                     frontend/suite_evalplus.c frontend/evalplus_compare.c frontend/evalplus_oracle.c \
                     frontend/sha256.c \
                     frontend/run_result.c frontend/tier.c \
+                    frontend/tier_helper.c frontend/tier_bwrap.c frontend/tier_unshare.c \
+                    frontend/argv.c \
                     frontend/classeval.c frontend/passk.c frontend/err.c frontend/strbuf.c \
                     frontend/util.c
 FUZZ_SRCS_seccomp_policy    := common/seccomp_policy.c

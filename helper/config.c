@@ -10,8 +10,24 @@
 #define CGROUP_RULE " must be a directory below " CGROUP_ROOT "/, without . or .. components, shorter than 256 bytes"
 
 /* Safe values for a config that leaves a limit out: ms, bytes, counts. */
-static const uint64_t builtin_default[LIM_COUNT] = { 10000, 10000, 1ULL << 30, 64, 64ULL << 20, 256, 64ULL << 20 };
-static const uint64_t builtin_max[LIM_COUNT] = { 300000, 300000, 8ULL << 30, 1024, 1ULL << 30, 4096, 1ULL << 30 };
+static const uint64_t builtin_default[LIM_COUNT] = {
+        [LIM_TIMEOUT] = 10000,
+        [LIM_CPU] = 10000,
+        [LIM_MEMORY] = 1ULL << 30,
+        [LIM_NPROC] = 64,
+        [LIM_FSIZE] = 64ULL << 20,
+        [LIM_NOFILE] = 256,
+        [LIM_TMPFS] = 64ULL << 20,
+};
+static const uint64_t builtin_max[LIM_COUNT] = {
+        [LIM_TIMEOUT] = 300000,
+        [LIM_CPU] = 300000,
+        [LIM_MEMORY] = 8ULL << 30,
+        [LIM_NPROC] = 1024,
+        [LIM_FSIZE] = 1ULL << 30,
+        [LIM_NOFILE] = 4096,
+        [LIM_TMPFS] = 1ULL << 30,
+};
 
 void config_set_builtin(struct config *cfg)
 {
