@@ -13,6 +13,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "unit_tmpdir.h"
+
 #include "results.h"
 #include "strbuf.h"
 #include "suite.h"
@@ -88,33 +90,6 @@ static const struct suite_row example_row = {
         .name = "example", .ops = &example_ops, .timeout_ms = 1000,
 };
 
-static char tmpdir[] = "/tmp/sbx-unit-table.XXXXXX";
-
-static char *write_tmp(const char *name, const char *text)
-{
-        char *path;
-        FILE *fp;
-
-        assert_true(asprintf(&path, "%s/%s", tmpdir, name) > 0);
-        assert_non_null(fp = fopen(path, "w"));
-        fputs(text, fp);
-        fclose(fp);
-        return path;
-}
-
-static int setup(void **state)
-{
-        return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-        char cmd[128];
-
-        snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
-        return system(cmd);
-}
-
 static void builtin_rows_name_their_kind_and_timeout(void **state)
 {
         struct suite_def def;
@@ -149,10 +124,10 @@ static void load_example(struct suite *s, const char *problems)
 
 static void example_row_loads_builds_and_canonicalises(void **state)
 {
-        char *bad = write_tmp("bad.jsonl", "{\"task_id\": \"E/0\"}\n");
-        char *pb = write_tmp("ex.jsonl", "{\"task_id\": \"E/0\", \"expected\": \"2\"}\n"
+        char *bad = unit_write_tmp("bad.jsonl", "{\"task_id\": \"E/0\"}\n");
+        char *pb = unit_write_tmp("ex.jsonl", "{\"task_id\": \"E/0\", \"expected\": \"2\"}\n"
                              "{\"task_id\": \"E/1\", \"expected\": \"[1]\"}\n");
-        char *sm = write_tmp("ex_s.jsonl", "{\"task_id\": \"E/1\", \"completion\": \"[1][:1]\"}\n");
+        char *sm = unit_write_tmp("ex_s.jsonl", "{\"task_id\": \"E/1\", \"completion\": \"[1][:1]\"}\n");
         struct suite s = { 0 };
         struct sbx_err err = { 0 };
 
@@ -192,9 +167,9 @@ static void example_row_scores_and_summarises(void **state)
                 "",
         };
         static const enum run_status status[] = { RUN_OK, RUN_FAILED, RUN_TIMEOUT };
-        char *pb = write_tmp("ex2.jsonl", "{\"task_id\": \"E/0\", \"expected\": \"2\"}\n"
+        char *pb = unit_write_tmp("ex2.jsonl", "{\"task_id\": \"E/0\", \"expected\": \"2\"}\n"
                              "{\"task_id\": \"E/1\", \"expected\": \"3\"}\n");
-        char *sm = write_tmp("ex2_s.jsonl", "{\"task_id\": \"E/0\", \"completion\": \"1 + 1\"}\n"
+        char *sm = unit_write_tmp("ex2_s.jsonl", "{\"task_id\": \"E/0\", \"completion\": \"1 + 1\"}\n"
                              "{\"task_id\": \"E/1\", \"completion\": \"1\"}\n"
                              "{\"task_id\": \"E/1\", \"completion\": \"while 1: pass\"}\n");
         const struct result_meta m = { "example", "0123456789abcdef", 3, 0, 1 };
@@ -243,5 +218,5 @@ int main(void)
                 cmocka_unit_test(example_row_loads_builds_and_canonicalises),
                 cmocka_unit_test(example_row_scores_and_summarises),
         };
-        return cmocka_run_group_tests(tests, setup, teardown);
+        return cmocka_run_group_tests(tests, unit_tmpdir_setup, unit_tmpdir_teardown);
 }
