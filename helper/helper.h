@@ -59,6 +59,7 @@ bool path_is_under(const char *path, const char *prefix);
 typedef int (*path_step)(int parent, const char *name, bool last, void *arg);
 int path_walk(int dirfd, const char *path, path_step step, void *arg);
 int write_file_at(int dirfd, const char *path, const char *text);
+void trace_mark(long long base_ns, const char *phase);      /* SBX_TRACE */
 
 /* request.c: argv -> struct request (pure) */
 enum limit_id { LIM_TIMEOUT, LIM_CPU, LIM_MEMORY, LIM_NPROC, LIM_FSIZE, LIM_NOFILE, LIM_TMPFS, LIM_COUNT };
@@ -145,7 +146,7 @@ void run_cgroup_remove(const struct run_cgroup *cg, char *msg, size_t msglen);
 
 /* supervise.c and probe.c: a run, and --probe */
 __attribute__((noreturn)) void supervise_run(const struct request *rq, const struct config *cfg,
-                                             const struct caller *who);
+                                             const struct caller *who, long long trace_ns);
 __attribute__((noreturn)) void probe_run(void);
 
 #endif

@@ -26,6 +26,7 @@ struct run {
         int alive[2];           /* a pipe: POLLERR on [1] once the supervisor is gone */
         int host_proc;          /* the host's /proc, for the rlimit fallback */
         struct run_cgroup cg;
+        long long trace_ns;     /* SBX_TRACE's base, else 0 */
 };
 
 /* Init dies with the supervisor. Credential changes reset the death signal,
@@ -108,6 +109,7 @@ __attribute__((noreturn)) static void candidate_main(const struct run *run, int 
                 die_errno("close_range");
         if (sbx_seccomp_install() < 0)
                 die_errno("seccomp filter");
+        trace_mark(run->trace_ns, "candidate exec");
         execvpe(run->rq->argv[0], run->rq->argv, envp);
         die_errno("cannot execute %s", run->rq->argv[0]);
 }
@@ -163,6 +165,16 @@ static int init_reap(pid_t cpid)
         return candidate_status;
 }
 
+/* First, so that every page of the run (its tmpfs too) is charged there. */
+static void init_enter_memory_cgroup(struct run *run)
+{
+        if (run->cfg->memory_cgroup[0] && run_cgroup_enter_memory(&run->cg, run->rq->limit[LIM_MEMORY]))
+                run->out->memory_peak = 0;      /* the supervisor reads the real one */
+        else if (run->cfg->memory_cgroup[0])
+                snprintf(run->out->message, sizeof(run->out->message), "memory_cgroup %s: %s: RLIMIT_AS only",
+                         run->cg.path, run->cg.why);
+}
+
 __attribute__((noreturn)) static void init_main(struct run *run)
 {
         int sock[2];            /* init <-> candidate, for the user namespace maps */
@@ -170,22 +182,19 @@ __attribute__((noreturn)) static void init_main(struct run *run)
         pid_t cpid;
 
         die_report_to(-1, run->out);
+        trace_mark(run->trace_ns, "init in the namespaces");
         close(run->alive[0]);           /* else our own read end keeps the pipe alive */
         if (run->rq->status_fd >= 0)
                 close(run->rq->status_fd);
         exit_if_orphaned(run);
         umask(0);
-        /* First, so that every page of the run (its tmpfs too) is charged there. */
-        if (run->cfg->memory_cgroup[0] && run_cgroup_enter_memory(&run->cg, run->rq->limit[LIM_MEMORY]))
-                run->out->memory_peak = 0;      /* the supervisor reads the real one */
-        else if (run->cfg->memory_cgroup[0])
-                snprintf(run->out->message, sizeof(run->out->message), "memory_cgroup %s: %s: RLIMIT_AS only",
-                         run->cg.path, run->cg.why);
+        init_enter_memory_cgroup(run);
         if (sethostname("sbx", 3) < 0)
                 die_errno("sethostname");
         net_bring_up_loopback();
         limits_ipc_namespace(run->rq);
         mounts_build_root(run->rq, run->cfg, run->who);
+        trace_mark(run->trace_ns, "mounts");
         if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sock) < 0)
                 die_errno("socketpair");
         cpid = fork();
@@ -211,6 +220,7 @@ __attribute__((noreturn)) static void init_main(struct run *run)
                 die_errno("confine init");
         exit_if_orphaned(run);
         run->out->wait_status = init_reap(cpid);
+        trace_mark(run->trace_ns, "init reaped the run");
         run->out->reaped = true;
         _exit(0);
 }
@@ -241,6 +251,22 @@ static bool wait_for_init(int pidfd, const struct timespec *start, uint64_t time
         if (syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0) < 0)
                 die_errno("kill the sandbox");
         return true;
+}
+
+/* Init's rusage covers the whole tree: it reaped every process of the run. */
+static void reap_init(pid_t pid, const struct timespec *start, struct outcome *out)
+{
+        struct rusage ru;
+        int status;
+
+        while (wait4(pid, &status, 0, &ru) < 0) {
+                if (errno != EINTR)
+                        die_errno("wait for the sandbox");
+        }
+        out->wall_s = seconds_since(start);
+        out->cpu_s = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+                     (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+        out->max_rss_kb = ru.ru_maxrss;
 }
 
 static void classify(const struct request *rq, bool timed_out, struct outcome *out)
@@ -293,13 +319,13 @@ static void write_status(const struct request *rq, const struct caller *who, con
                user, prog, dir, out->status, out->helper_exit);
 }
 
-void supervise_run(const struct request *rq, const struct config *cfg, const struct caller *who)
+void supervise_run(const struct request *rq, const struct config *cfg, const struct caller *who,
+                   long long trace_ns)
 {
-        struct run run = { .rq = rq, .cfg = cfg, .who = who };
+        struct run run = { .rq = rq, .cfg = cfg, .who = who, .trace_ns = trace_ns };
         struct outcome *out = mmap(NULL, sizeof(*out), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-        int pidfd = -1, status;
+        int pidfd = -1;
         struct timespec start;
-        struct rusage ru;
         bool timed_out;
         pid_t pid;
 
@@ -329,19 +355,14 @@ void supervise_run(const struct request *rq, const struct config *cfg, const str
         close(run.alive[1]);
         close(run.host_proc);
         timed_out = wait_for_init(pidfd, &start, rq->limit[LIM_TIMEOUT]);
-        while (wait4(pid, &status, 0, &ru) < 0) {
-                if (errno != EINTR)
-                        die_errno("wait for the sandbox");
-        }
-        out->wall_s = seconds_since(&start);
-        out->cpu_s = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
-                     (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
-        out->max_rss_kb = ru.ru_maxrss;
+        reap_init(pid, &start, out);
+        trace_mark(trace_ns, "init gone: namespaces torn down");
         /* Init, and the whole pid namespace, is gone: the run's cgroup is empty. */
         if (out->memory_peak == 0)
                 run_cgroup_memory_stats(&run.cg, &out->memory_peak, &out->oom_killed);
         run_cgroup_remove(&run.cg, out->message, sizeof(out->message));
         classify(rq, timed_out, out);
         write_status(rq, who, out);
+        trace_mark(trace_ns, "status written");
         _exit(out->helper_exit);         /* nothing is buffered; skip the libraries' exit handlers */
 }
