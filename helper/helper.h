@@ -121,9 +121,8 @@ void privs_fs_identity(uid_t uid, gid_t gid);
 void privs_become_root(void);
 void privs_become_init(const struct caller *who);
 
-/* mounts.c: the sandbox's root, and loopback */
+/* mounts.c: the sandbox's root */
 void mounts_build_root(const struct request *rq, const struct config *cfg, const struct caller *who);
-void net_bring_up_loopback(void);
 
 /* limits.c: rlimits, and the process count fallbacks */
 void limits_set(int resource, const char *name, rlim_t soft, rlim_t hard);

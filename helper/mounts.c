@@ -5,11 +5,8 @@
  * they hold together is bounded by tmpfs_size. Runs as root in the new
  * mount namespace (init, before the candidate). */
 #include <linux/openat2.h>
-#include <net/if.h>
-#include <sys/ioctl.h>
 #include <sys/fsuid.h>
 #include <sys/mount.h>
-#include <sys/socket.h>
 #include <sys/sysmacros.h>
 
 #include "helper.h"
@@ -56,13 +53,11 @@ static int open_as_caller(const char *path, uint64_t flags, const struct caller 
 {
         struct open_how how = { .flags = flags | O_PATH | O_CLOEXEC,
                                 .resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS };
-        int fd, saved;
+        int fd;
 
         privs_fs_identity(who->uid, who->gid);
         fd = (int)syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof(how));
-        saved = errno;
         privs_fs_identity(0, 0);
-        errno = saved;
         return fd;
 }
 
@@ -141,16 +136,14 @@ static int make_mountpoint(int parent, const char *name, const struct mountpoint
 {
         struct stat st;
         bool ours = fstat(parent, &st) == 0 && st.st_dev == mp->root_dev;
-        int made, saved;
+        int made;
 
         if (!ours)
                 privs_fs_identity(mp->who->uid, mp->who->gid);
         made = dir ? mkdirat(parent, name, 0755)
                    : openat(parent, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0444);
-        saved = errno;
         if (!ours)
                 privs_fs_identity(0, 0);
-        errno = saved;
         return made < 0 || (!dir && close(made) < 0) ? -1 : 0;
 }
 
@@ -368,13 +361,4 @@ void mounts_build_root(const struct request *rq, const struct config *cfg, const
                 close(src.ro_fds[i]);
         if (src.workdir_fd >= 0)
                 close(src.workdir_fd);
-}
-
-void net_bring_up_loopback(void)
-{
-        struct ifreq ifr = { .ifr_name = "lo", .ifr_flags = IFF_UP | IFF_RUNNING };
-        auto_fd sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-
-        if (sock < 0 || ioctl(sock, SIOCSIFFLAGS, &ifr) < 0)
-                die_errno("bring up loopback");
 }

@@ -124,14 +124,18 @@ void privs_undumpable(void)
                 die_errno("PR_SET_DUMPABLE");
 }
 
-/* The file system identity (for creating and opening as someone); checked. */
+/* The file system identity (for creating and opening as someone); checked.
+ * errno is kept, so a caller can report the call it made under it. */
 void privs_fs_identity(uid_t uid, gid_t gid)
 {
+        int saved = errno;
+
         setfsgid(gid);
         setfsuid(uid);
         if ((uid_t)setfsuid(uid) != uid || (gid_t)setfsgid(gid) != gid)
                 die("cannot take the file system identity %u:%u", (unsigned)uid, (unsigned)gid);
         privs_undumpable();
+        errno = saved;
 }
 
 static void check_uids(uid_t real, uid_t eff)

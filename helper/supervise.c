@@ -4,8 +4,10 @@
  * outcome they share with the supervisor (a MAP_SHARED page, gone at exec):
  * die()'s message, nproc_mode, and at the end the candidate's wait status. */
 #include <linux/sched.h>
+#include <net/if.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -15,30 +17,31 @@
 #include "helper.h"
 #include "seccomp_bpf.h"
 
-#define NS_FLAGS (CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | \
-                  CLONE_NEWUTS | CLONE_NEWCGROUP)
+/* The network and IPC namespaces are the supervisor's (make_net_and_ipc). */
+#define NS_FLAGS (CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWUTS | CLONE_NEWCGROUP)
 
 struct run {
         const struct request *rq;
         const struct config *cfg;
         const struct caller *who;
         struct outcome *out;    /* shared with init and the candidate */
-        int alive[2];           /* a pipe: POLLERR on [1] once the supervisor is gone */
         int host_proc;          /* the host's /proc, for the rlimit fallback */
+        int supervisor;         /* its pidfd: readable once it is gone; init joins its net and IPC namespaces */
+        int net_ready[2];       /* a socketpair: a byte once those exist */
         struct run_cgroup cg;
         long long trace_ns;     /* SBX_TRACE's base, else 0 */
 };
 
 /* Init dies with the supervisor. Credential changes reset the death signal,
- * so it is set after each; a pipe without reader (POLLERR) means the
- * supervisor died before that. */
+ * so it is set after each; a readable pidfd means the supervisor died
+ * before that. */
 static void exit_if_orphaned(const struct run *run)
 {
-        struct pollfd pfd = { .fd = run->alive[1], .events = POLLOUT };
+        struct pollfd pfd = { .fd = run->supervisor, .events = POLLIN };
 
         if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
                 die_errno("PR_SET_PDEATHSIG");
-        if (poll(&pfd, 1, 0) < 0 || (pfd.revents & POLLERR))
+        if (poll(&pfd, 1, 0) < 0 || (pfd.revents & POLLIN))
                 _exit(SBX_EXIT_SETUP);
 }
 
@@ -175,6 +178,16 @@ static void init_enter_memory_cgroup(struct run *run)
                          run->cg.path, run->cg.why);
 }
 
+/* A pidfd names the supervisor itself: no reused pid can stand in for it. */
+static void join_net_and_ipc(const struct run *run)
+{
+        char ready;
+
+        if (read(run->net_ready[0], &ready, 1) != 1 || setns(run->supervisor, CLONE_NEWNET | CLONE_NEWIPC) < 0)
+                die_errno("join the sandbox's network and IPC namespaces");
+        close(run->net_ready[0]);
+}
+
 __attribute__((noreturn)) static void init_main(struct run *run)
 {
         int sock[2];            /* init <-> candidate, for the user namespace maps */
@@ -183,7 +196,7 @@ __attribute__((noreturn)) static void init_main(struct run *run)
 
         die_report_to(-1, run->out);
         trace_mark(run->trace_ns, "init in the namespaces");
-        close(run->alive[0]);           /* else our own read end keeps the pipe alive */
+        close(run->net_ready[1]);       /* else a dead supervisor's end stays open */
         if (run->rq->status_fd >= 0)
                 close(run->rq->status_fd);
         exit_if_orphaned(run);
@@ -191,10 +204,9 @@ __attribute__((noreturn)) static void init_main(struct run *run)
         init_enter_memory_cgroup(run);
         if (sethostname("sbx", 3) < 0)
                 die_errno("sethostname");
-        net_bring_up_loopback();
-        limits_ipc_namespace(run->rq);
         mounts_build_root(run->rq, run->cfg, run->who);
         trace_mark(run->trace_ns, "mounts");
+        join_net_and_ipc(run);
         if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sock) < 0)
                 die_errno("socketpair");
         cpid = fork();
@@ -223,6 +235,26 @@ __attribute__((noreturn)) static void init_main(struct run *run)
         trace_mark(run->trace_ns, "init reaped the run");
         run->out->reaped = true;
         _exit(0);
+}
+
+/* The network namespace is the costliest to create (a loopback device,
+ * sysctl tables): made here while init builds the mounts, with the IPC one,
+ * and init joins both (join_net_and_ipc). */
+static void make_net_and_ipc(const struct run *run)
+{
+        struct ifreq lo = { .ifr_name = "lo", .ifr_flags = IFF_UP | IFF_RUNNING };
+        auto_fd sock = -1;
+
+        if (unshare(CLONE_NEWNET | CLONE_NEWIPC) < 0)
+                die_errno("create the sandbox's network and IPC namespaces");
+        sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+        if (sock < 0 || ioctl(sock, SIOCSIFFLAGS, &lo) < 0)
+                die_errno("bring up loopback");
+        limits_ipc_namespace(run->rq);
+        /* Init may have died already (die() said why): no SIGPIPE, go on to reap it. */
+        if (send(run->net_ready[1], "n", 1, MSG_NOSIGNAL) != 1 && errno != EPIPE)
+                die_errno("tell init the namespaces exist");
+        trace_mark(run->trace_ns, "supervisor: net and IPC namespaces");
 }
 
 static double seconds_since(const struct timespec *start)
@@ -329,7 +361,8 @@ void supervise_run(const struct request *rq, const struct config *cfg, const str
         bool timed_out;
         pid_t pid;
 
-        if (out == MAP_FAILED || pipe2(run.alive, O_CLOEXEC) < 0)
+        run.supervisor = (int)syscall(SYS_pidfd_open, getpid(), 0);
+        if (out == MAP_FAILED || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, run.net_ready) < 0 || run.supervisor < 0)
                 die_errno("set up the sandbox's outcome");
         *out = (struct outcome){ .status = "setup-error", .nproc_mode = "none", .memory_peak = -1 };
         run.out = out;
@@ -352,8 +385,9 @@ void supervise_run(const struct request *rq, const struct config *cfg, const str
                 die_errno("create the sandbox namespaces");
         if (pid == 0)
                 init_main(&run);
-        close(run.alive[1]);
         close(run.host_proc);
+        close(run.net_ready[0]);
+        make_net_and_ipc(&run);
         timed_out = wait_for_init(pidfd, &start, rq->limit[LIM_TIMEOUT]);
         reap_init(pid, &start, out);
         trace_mark(trace_ns, "init gone: namespaces torn down");
