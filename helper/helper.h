@@ -116,7 +116,6 @@ int privs_check_installed(char *err, size_t errlen);
 int privs_identify_caller(const struct config *cfg, struct caller *who, char *err, size_t errlen);
 void privs_drop_to(const struct caller *who);
 void privs_clear_caps(void);
-void privs_undumpable(void);
 void privs_fs_identity(uid_t uid, gid_t gid);
 void privs_become_root(void);
 void privs_become_init(const struct caller *who);

@@ -1,7 +1,6 @@
-/* rlimits of the candidate, and the run's own cgroup: its memory when a
- * delegated memory cgroup is configured, and its process count when it
- * cannot have a user namespace (else RLIMIT_NPROC above what the caller
- * already runs). */
+/* rlimits of the candidate, and the run's own cgroup: its memory with a
+ * delegated memory cgroup, its process count without a user namespace
+ * (else RLIMIT_NPROC above what the caller already runs). */
 #include <dirent.h>
 #include <linux/magic.h>
 #include <sys/vfs.h>
@@ -54,9 +53,9 @@ void limits_apply_rlimits(const struct request *rq)
 }
 
 /* SysV shared memory is charged to no process: in the run's own IPC
- * namespace (init's, written through /proc/sys, which acts on the writer's
- * namespace) all segments together hold at most --memory (tmpfs_size for
- * --memory none), in a handful of segments; message queues likewise few. */
+ * namespace (the supervisor's new one: /proc/sys acts on the writer's) all
+ * segments together hold at most --memory (tmpfs_size for --memory none),
+ * in a handful of segments; message queues likewise few. */
 void limits_ipc_namespace(const struct request *rq)
 {
         uint64_t bytes = rq->limit[LIM_MEMORY] == SBX_LIMIT_NONE ? rq->limit[LIM_TMPFS] : rq->limit[LIM_MEMORY];

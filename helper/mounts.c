@@ -18,9 +18,8 @@
 #define DEV_TMPFS_SIZE "64k"
 #define RO_ATTRS (MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV)
 
-/* Bound read-only from the host (sbx_system_dirs). Nothing the caller names
- * may land on or under those, nor bind anything from or to the kernel's
- * directories. */
+/* Nothing the caller names may land on or under the system directories
+ * (bound read-only, sbx_system_dirs), nor bind from or to the kernel's. */
 static const char *const kernel_dirs[] = { "/proc", "/dev", "/sys", NULL };
 /* Bound over themselves read-only, as bubblewrap does. */
 static const char *const proc_read_only[] = { "sys", "sysrq-trigger", "irq", "bus", NULL };

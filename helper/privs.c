@@ -1,6 +1,5 @@
 /* Who the caller is, whether they may run sandboxes, and dropping to them.
- * Capabilities are handled with capget/capset and prctl directly: no
- * library to load and initialise in every run for a few syscalls. */
+ * Capabilities with prctl and capset: libcap-ng costs more (docs/performance.md). */
 #include <grp.h>
 #include <sys/fsuid.h>
 #include <pwd.h>
@@ -118,7 +117,7 @@ void privs_clear_caps(void)
 
 /* A credential change resets dumpable to fs.suid_dumpable: cleared again
  * after each, so no process of the caller's may ptrace us or read our memory. */
-void privs_undumpable(void)
+static void privs_undumpable(void)
 {
         if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0 || prctl(PR_GET_DUMPABLE, 0, 0, 0, 0) != 0)
                 die_errno("PR_SET_DUMPABLE");

@@ -1,6 +1,6 @@
-/* The run: the supervisor (outside) clones init into new namespaces; init
- * builds the root, forks the candidate and reaps everything; the candidate
- * drops to the caller and execs. Init and the candidate fill in the
+/* The run: the supervisor (outside) clones init into new namespaces and makes
+ * the net and IPC ones, which init joins; init builds the root, forks the
+ * candidate and reaps everything; the candidate drops to the caller and execs. Init and the candidate fill in the
  * outcome they share with the supervisor (a MAP_SHARED page, gone at exec):
  * die()'s message, nproc_mode, and at the end the candidate's wait status. */
 #include <linux/sched.h>
@@ -33,8 +33,7 @@ struct run {
 };
 
 /* Init dies with the supervisor. Credential changes reset the death signal,
- * so it is set after each; a readable pidfd means the supervisor died
- * before that. */
+ * so it is set after each; a readable pidfd: the supervisor died before. */
 static void exit_if_orphaned(const struct run *run)
 {
         struct pollfd pfd = { .fd = run->supervisor, .events = POLLIN };
@@ -237,9 +236,8 @@ __attribute__((noreturn)) static void init_main(struct run *run)
         _exit(0);
 }
 
-/* The network namespace is the costliest to create (a loopback device,
- * sysctl tables): made here while init builds the mounts, with the IPC one,
- * and init joins both (join_net_and_ipc). */
+/* The costliest namespace to create (a loopback device, sysctl tables), with
+ * the IPC one: made here while init builds the mounts; init joins both. */
 static void make_net_and_ipc(const struct run *run)
 {
         struct ifreq lo = { .ifr_name = "lo", .ifr_flags = IFF_UP | IFF_RUNNING };
@@ -266,31 +264,25 @@ static double seconds_since(const struct timespec *start)
 }
 
 /* Waits for init until the wall-clock limit, then kills it (and with it the
- * whole pid namespace). True when the time ran out. */
-static bool wait_for_init(int pidfd, const struct timespec *start, uint64_t timeout_ms)
+ * whole pid namespace), and reaps it: its rusage covers the whole tree, as
+ * it reaped every process of the run. True when the time ran out. */
+static bool wait_for_init(pid_t pid, int pidfd, const struct timespec *start, uint64_t timeout_ms,
+                          struct outcome *out)
 {
         struct pollfd pfd = { .fd = pidfd, .events = POLLIN };
+        bool timed_out = true;
+        struct rusage ru;
         double left_ms;
-        int rc;
+        int rc, status;
 
-        while ((left_ms = (double)timeout_ms - seconds_since(start) * 1000.0) > 0) {
+        while (timed_out && (left_ms = (double)timeout_ms - seconds_since(start) * 1000.0) > 0) {
                 rc = poll(&pfd, 1, poll_timeout_ms(left_ms));
-                if (rc > 0)
-                        return false;
+                timed_out = rc <= 0;
                 if (rc < 0 && errno != EINTR)
                         die_errno("poll");
         }
-        if (syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0) < 0)
+        if (timed_out && syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0) < 0)
                 die_errno("kill the sandbox");
-        return true;
-}
-
-/* Init's rusage covers the whole tree: it reaped every process of the run. */
-static void reap_init(pid_t pid, const struct timespec *start, struct outcome *out)
-{
-        struct rusage ru;
-        int status;
-
         while (wait4(pid, &status, 0, &ru) < 0) {
                 if (errno != EINTR)
                         die_errno("wait for the sandbox");
@@ -299,6 +291,7 @@ static void reap_init(pid_t pid, const struct timespec *start, struct outcome *o
         out->cpu_s = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
                      (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
         out->max_rss_kb = ru.ru_maxrss;
+        return timed_out;
 }
 
 static void classify(const struct request *rq, bool timed_out, struct outcome *out)
@@ -362,7 +355,8 @@ void supervise_run(const struct request *rq, const struct config *cfg, const str
         pid_t pid;
 
         run.supervisor = (int)syscall(SYS_pidfd_open, getpid(), 0);
-        if (out == MAP_FAILED || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, run.net_ready) < 0 || run.supervisor < 0)
+        if (out == MAP_FAILED || run.supervisor < 0 ||
+            socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, run.net_ready) < 0)
                 die_errno("set up the sandbox's outcome");
         *out = (struct outcome){ .status = "setup-error", .nproc_mode = "none", .memory_peak = -1 };
         run.out = out;
@@ -388,8 +382,7 @@ void supervise_run(const struct request *rq, const struct config *cfg, const str
         close(run.host_proc);
         close(run.net_ready[0]);
         make_net_and_ipc(&run);
-        timed_out = wait_for_init(pidfd, &start, rq->limit[LIM_TIMEOUT]);
-        reap_init(pid, &start, out);
+        timed_out = wait_for_init(pid, pidfd, &start, rq->limit[LIM_TIMEOUT], out);
         trace_mark(trace_ns, "init gone: namespaces torn down");
         /* Init, and the whole pid namespace, is gone: the run's cgroup is empty. */
         if (out->memory_peak == 0)
@@ -397,6 +390,5 @@ void supervise_run(const struct request *rq, const struct config *cfg, const str
         run_cgroup_remove(&run.cg, out->message, sizeof(out->message));
         classify(rq, timed_out, out);
         write_status(rq, who, out);
-        trace_mark(trace_ns, "status written");
         _exit(out->helper_exit);         /* nothing is buffered; skip the libraries' exit handlers */
 }

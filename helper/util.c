@@ -148,9 +148,8 @@ int write_file_at(int dirfd, const char *path, const char *text)
         return 0;
 }
 
-/* SBX_TRACE=N, sbx-run's start on CLOCK_MONOTONIC in ns: when a phase
- * ended, on stderr, on sbx-run's time line. Only printed, never a
- * decision; a test of base_ns when off. */
+/* SBX_TRACE=N, sbx-run's start on CLOCK_MONOTONIC in ns: when a phase ended,
+ * on stderr, on sbx-run's time line. Only printed, never a decision. */
 void trace_mark(long long base_ns, const char *phase)
 {
         struct timespec ts;
