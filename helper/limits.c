@@ -53,9 +53,9 @@ void limits_apply_rlimits(const struct request *rq)
 }
 
 /* SysV shared memory is charged to no process: in the run's own IPC
- * namespace (the supervisor's new one: /proc/sys acts on the writer's) all
- * segments together hold at most --memory (tmpfs_size for --memory none),
- * in a handful of segments; message queues likewise few. */
+ * namespace (init's, written through /proc/sys, which acts on the writer's
+ * namespace) all segments together hold at most --memory (tmpfs_size for
+ * --memory none), in a handful of segments; message queues likewise few. */
 void limits_ipc_namespace(const struct request *rq)
 {
         uint64_t bytes = rq->limit[LIM_MEMORY] == SBX_LIMIT_NONE ? rq->limit[LIM_TMPFS] : rq->limit[LIM_MEMORY];
@@ -72,9 +72,8 @@ void limits_ipc_namespace(const struct request *rq)
         }
 }
 
-/* Processes of uid on the host, via a /proc opened before the pid
- * namespace. The owner of /proc/PID is the euid: close enough, and
- * NPROC_HELPER_SLACK covers our own setuid processes. */
+/* Processes of uid on the host, via a /proc opened before the pid namespace.
+ * /proc/PID's owner is the euid: close enough; NPROC_HELPER_SLACK is ours. */
 int limits_count_processes(int host_proc_fd, uid_t uid)
 {
         int dupfd = dup(host_proc_fd);
@@ -178,9 +177,8 @@ bool run_cgroup_enter_pids(struct run_cgroup *cg, pid_t pid, uint64_t max)
 }
 
 /* Moves the caller (init, before anything else of the run exists) into the
- * run's child, capped at max bytes and no swap, so that every page the run
- * faults in is charged there: tmpfs, shm and memfd pages, page cache and
- * kernel memory included. */
+ * run's child, capped at max bytes and no swap: every page the run faults in
+ * is charged there, tmpfs, shm, memfd, page cache and kernel memory too. */
 bool run_cgroup_enter_memory(struct run_cgroup *cg, uint64_t max)
 {
         cg->has_init = run_cgroup_make(cg, "memory") &&

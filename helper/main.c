@@ -15,10 +15,9 @@ static bool use_status_fd(const struct request *rq)
         return true;
 }
 
-/* fds 0-2 reach the candidate: a directory or device there would be a
- * handle on the host (`< $HOME`: /proc/self/fd/0/..). Files, pipes,
- * sockets (ssh, systemd and Slurm hand out those), terminals and
- * /dev/null only; a closed one stays closed. */
+/* fds 0-2 reach the candidate: a directory or device there would be a handle
+ * on the host (`< $HOME`: /proc/self/fd/0/..). Files, pipes, sockets (ssh,
+ * systemd, Slurm), terminals and /dev/null only; a closed one stays closed. */
 static void check_stdio(void)
 {
         struct stat st;

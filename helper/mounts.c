@@ -1,9 +1,8 @@
-/* The sandbox's file system: a fresh tmpfs root holding read-only binds of
- * the system directories and the requested paths, the workdir, a fresh
- * /proc (its kernel knobs read-only), a minimal /dev, and /tmp, /dev/shm,
- * home and a private workdir: directories of the root's one tmpfs, so all
- * they hold together is bounded by tmpfs_size. Runs as root in the new
- * mount namespace (init, before the candidate). */
+/* The sandbox's file system: a fresh tmpfs root with read-only binds of the
+ * system directories and the requested paths, the workdir, a fresh /proc (its
+ * kernel knobs read-only), a minimal /dev; /tmp, /dev/shm, home and a private
+ * workdir are directories of the root's one tmpfs, bounded together by
+ * tmpfs_size. Runs as root in the new mount namespace (init, first). */
 #include <linux/openat2.h>
 #include <sys/fsuid.h>
 #include <sys/mount.h>
@@ -45,9 +44,8 @@ static bool path_is_reserved(const char *path)
         return path_in(path, sbx_system_dirs) || path_in(path, kernel_dirs);
 }
 
-/* Resolved as the caller (fsuid/fsgid) so the helper opens nothing the
- * caller could not, and with no symlink anywhere on the way, so the path
- * checked is the path bound. The O_PATH fd is what gets mounted later. */
+/* As the caller (fsuid/fsgid), so the helper opens nothing the caller could
+ * not, and with no symlink on the way; this O_PATH fd is what gets mounted. */
 static int open_as_caller(const char *path, uint64_t flags, const struct caller *who)
 {
         struct open_how how = { .flags = flags | O_PATH | O_CLOEXEC,
@@ -125,10 +123,9 @@ static void open_sources(const struct request *rq, const struct config *cfg,
 }
 
 /* Opens (creating if missing) each component of a mount point; path_walk
- * never follows a symlink, so nothing in a caller-writable directory can
- * redirect a mount. Created as root only in the sandbox's own root tmpfs;
- * anywhere else (a host workdir) as the caller, so no name the caller
- * chooses, nor a race, ever yields a root-owned file on the host. */
+ * never follows a symlink, so nothing caller-writable can redirect a mount.
+ * Created as root only in the sandbox's root tmpfs, elsewhere (a host
+ * workdir) as the caller: no name or race yields a root file on the host. */
 struct mountpoint { const char *path; bool want_dir; const struct caller *who; dev_t root_dev; };
 
 static int make_mountpoint(int parent, const char *name, const struct mountpoint *mp, bool dir)

@@ -167,10 +167,10 @@ void privs_become_init(const struct caller *who)
         privs_undumpable();
 }
 
-/* Caller's uid and gid, and the caller's supplementary groups kept: dropping
- * them would grant what a group was denied (a file 0604 root:group; the
- * reason the kernel forbids unprivileged setgroups). No capabilities
- * (setresuid away from 0 empties the other sets). Checked afterwards. */
+/* Caller's uid and gid; the supplementary groups kept: dropping them would
+ * grant what a group was denied (a file 0604 root:group: why the kernel
+ * forbids unprivileged setgroups). No capabilities (setresuid away from 0
+ * empties the other sets). Checked afterwards. */
 void privs_drop_to(const struct caller *who)
 {
         clear_bounding_and_ambient();

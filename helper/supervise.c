@@ -1,8 +1,8 @@
 /* The run: the supervisor (outside) clones init into new namespaces and makes
- * the net and IPC ones, which init joins; init builds the root, forks the
- * candidate and reaps everything; the candidate drops to the caller and execs. Init and the candidate fill in the
- * outcome they share with the supervisor (a MAP_SHARED page, gone at exec):
- * die()'s message, nproc_mode, and at the end the candidate's wait status. */
+ * the network one, which init joins; init builds the root, forks the
+ * candidate and reaps everything; the candidate drops to the caller and execs.
+ * Init and the candidate fill in the outcome they share with the supervisor
+ * (a MAP_SHARED page, gone at exec): die()'s message, nproc_mode, the status. */
 #include <linux/sched.h>
 #include <net/if.h>
 #include <poll.h>
@@ -17,8 +17,8 @@
 #include "helper.h"
 #include "seccomp_bpf.h"
 
-/* The network and IPC namespaces are the supervisor's (make_net_and_ipc). */
-#define NS_FLAGS (CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWUTS | CLONE_NEWCGROUP)
+/* The network namespace is the supervisor's (make_net). */
+#define NS_FLAGS (CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP)
 
 struct run {
         const struct request *rq;
@@ -26,21 +26,20 @@ struct run {
         const struct caller *who;
         struct outcome *out;    /* shared with init and the candidate */
         int host_proc;          /* the host's /proc, for the rlimit fallback */
-        int supervisor;         /* its pidfd: readable once it is gone; init joins its net and IPC namespaces */
-        int net_ready[2];       /* a socketpair: a byte once those exist */
+        int net_ready[2];       /* supervisor -> init: its net namespace; hung up once it is gone */
         struct run_cgroup cg;
         long long trace_ns;     /* SBX_TRACE's base, else 0 */
 };
 
 /* Init dies with the supervisor. Credential changes reset the death signal,
- * so it is set after each; a readable pidfd: the supervisor died before. */
+ * so it is set after each; a hung-up socketpair: the supervisor died before. */
 static void exit_if_orphaned(const struct run *run)
 {
-        struct pollfd pfd = { .fd = run->supervisor, .events = POLLIN };
+        struct pollfd pfd = { .fd = run->net_ready[0], .events = 0 };
 
         if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
                 die_errno("PR_SET_PDEATHSIG");
-        if (poll(&pfd, 1, 0) < 0 || (pfd.revents & POLLIN))
+        if (poll(&pfd, 1, 0) < 0 || (pfd.revents & POLLHUP))
                 _exit(SBX_EXIT_SETUP);
 }
 
@@ -61,10 +60,10 @@ static void build_env(const struct request *rq, char **envp, char *home_var)
         envp[n] = NULL;
 }
 
-/* RLIMIT_NPROC counts per user namespace (Linux >= 5.14): in a namespace of
- * its own the cap holds for this run alone. Init writes the id maps. Where
- * the kernel refuses one, init answers 'c' once it has put us in a pids
- * cgroup, else the cap is per uid, on top of what the caller already runs. */
+/* RLIMIT_NPROC counts per user namespace (Linux >= 5.14): in one of our own
+ * (init writes the id maps) the cap is this run's. Refused one, init answers
+ * 'c' once we are in a pids cgroup, else the cap is per uid, on top of what
+ * the caller already runs. */
 static void cap_process_count(const struct run *run, int init_sock)
 {
         rlim_t nproc = run->rq->limit[LIM_NPROC];
@@ -89,8 +88,7 @@ __attribute__((noreturn)) static void candidate_main(const struct run *run, int 
 
         if (setsid() < 0)
                 die_errno("setsid");
-        /* Ignored or blocked signals survive exec: the caller's must not
-         * shield the candidate from SIGXCPU or SIGPIPE. */
+        /* The caller's ignored or blocked signals survive exec: none may shield SIGXCPU or SIGPIPE. */
         for (int sig = 1; sig < NSIG; sig++)
                 signal(sig, SIG_DFL);
         sigemptyset(&none);
@@ -116,13 +114,12 @@ __attribute__((noreturn)) static void candidate_main(const struct run *run, int 
         die_errno("cannot execute %s", run->rq->argv[0]);
 }
 
-static void write_id_map(pid_t cpid, const char *file, unsigned id)
+static void write_proc_file(pid_t cpid, const char *file, const char *text)
 {
-        char path[64], map[64];
+        char path[64];
 
         snprintf(path, sizeof(path), "/proc/%d/%s", (int)cpid, file);
-        snprintf(map, sizeof(map), "%u %u 1", id, id);
-        if (write_file_at(AT_FDCWD, path, strcmp(file, "setgroups") ? map : "deny") < 0)
+        if (write_file_at(AT_FDCWD, path, text) < 0)
                 die_errno("write %s", path);
 }
 
@@ -130,14 +127,16 @@ static void write_id_map(pid_t cpid, const char *file, unsigned id)
  * one, the candidate goes into a pids cgroup of its own if one is delegated. */
 static void init_cap_candidate(struct run *run, pid_t cpid, int cand_sock)
 {
-        char mode;
+        char mode, map[64];
 
         if (read(cand_sock, &mode, 1) != 1)
                 return;                 /* it died, and die() said why */
         if (mode == 'u') {
-                write_id_map(cpid, "setgroups", 0);
-                write_id_map(cpid, "uid_map", (unsigned)run->who->uid);
-                write_id_map(cpid, "gid_map", (unsigned)run->who->gid);
+                write_proc_file(cpid, "setgroups", "deny");
+                snprintf(map, sizeof(map), "%u %u 1", (unsigned)run->who->uid, (unsigned)run->who->uid);
+                write_proc_file(cpid, "uid_map", map);
+                snprintf(map, sizeof(map), "%u %u 1", (unsigned)run->who->gid, (unsigned)run->who->gid);
+                write_proc_file(cpid, "gid_map", map);
         } else if (run->cfg->pids_cgroup[0] && run_cgroup_enter_pids(&run->cg, cpid, run->rq->limit[LIM_NPROC])) {
                 mode = 'c';
         } else if (run->cfg->pids_cgroup[0]) {
@@ -177,20 +176,26 @@ static void init_enter_memory_cgroup(struct run *run)
                          run->cg.path, run->cg.why);
 }
 
-/* A pidfd names the supervisor itself: no reused pid can stand in for it. */
-static void join_net_and_ipc(const struct run *run)
+/* The supervisor's network namespace comes as an fd (SCM_RIGHTS) over the
+ * pair made before the clone: no pid names it, so nothing can stand in. */
+static void join_net(const struct run *run)
 {
-        char ready;
+        union { struct cmsghdr head; char buf[CMSG_SPACE(sizeof(int))]; } ctl;
+        struct iovec iov = { .iov_base = (char[1]){ 0 }, .iov_len = 1 };
+        struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.buf, .msg_controllen = sizeof(ctl.buf) };
+        auto_fd net = -1;
 
-        if (read(run->net_ready[0], &ready, 1) != 1 || setns(run->supervisor, CLONE_NEWNET | CLONE_NEWIPC) < 0)
-                die_errno("join the sandbox's network and IPC namespaces");
-        close(run->net_ready[0]);
+        if (recvmsg(run->net_ready[0], &msg, MSG_CMSG_CLOEXEC) != 1 || msg.msg_controllen < CMSG_LEN(sizeof(net)) ||
+            ctl.head.cmsg_type != SCM_RIGHTS || ctl.head.cmsg_len != CMSG_LEN(sizeof(net)))
+                die("no network namespace from the supervisor");
+        memcpy(&net, CMSG_DATA(&ctl.head), sizeof(net));
+        if (setns(net, CLONE_NEWNET) < 0)
+                die_errno("join the sandbox's network namespace");
 }
 
 __attribute__((noreturn)) static void init_main(struct run *run)
 {
         int sock[2];            /* init <-> candidate, for the user namespace maps */
-        char adj[40];
         pid_t cpid;
 
         die_report_to(-1, run->out);
@@ -203,9 +208,10 @@ __attribute__((noreturn)) static void init_main(struct run *run)
         init_enter_memory_cgroup(run);
         if (sethostname("sbx", 3) < 0)
                 die_errno("sethostname");
+        limits_ipc_namespace(run->rq);
         mounts_build_root(run->rq, run->cfg, run->who);
         trace_mark(run->trace_ns, "mounts");
-        join_net_and_ipc(run);
+        join_net(run);
         if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sock) < 0)
                 die_errno("socketpair");
         cpid = fork();
@@ -218,9 +224,8 @@ __attribute__((noreturn)) static void init_main(struct run *run)
         close(sock[1]);
         /* The run's OOM killer kills the candidate's tree before init, which
          * reports (raising needs no CAP_SYS_RESOURCE; lowering would). */
-        snprintf(adj, sizeof(adj), "/proc/%d/oom_score_adj", (int)cpid);
-        if (run->cg.has_init && write_file_at(AT_FDCWD, adj, "1000") < 0)
-                die_errno("write %s", adj);
+        if (run->cg.has_init)
+                write_proc_file(cpid, "oom_score_adj", "1000");
         init_cap_candidate(run, cpid, sock[0]);
         close(run->host_proc);
         close_fdp(&run->cg.dir);
@@ -236,23 +241,29 @@ __attribute__((noreturn)) static void init_main(struct run *run)
         _exit(0);
 }
 
-/* The costliest namespace to create (a loopback device, sysctl tables), with
- * the IPC one: made here while init builds the mounts; init joins both. */
-static void make_net_and_ipc(const struct run *run)
+/* The costliest namespace to create (a loopback device, sysctl tables): made
+ * here while init builds the mounts, and handed to init (join_net). */
+static void make_net(const struct run *run)
 {
         struct ifreq lo = { .ifr_name = "lo", .ifr_flags = IFF_UP | IFF_RUNNING };
-        auto_fd sock = -1;
+        union { struct cmsghdr head; char buf[CMSG_SPACE(sizeof(int))]; } ctl = { .head = {
+                .cmsg_len = CMSG_LEN(sizeof(int)), .cmsg_level = SOL_SOCKET, .cmsg_type = SCM_RIGHTS } };
+        struct iovec iov = { .iov_base = "n", .iov_len = 1 };
+        struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.buf, .msg_controllen = sizeof(ctl.buf) };
+        auto_fd sock = -1, net = -1;
 
-        if (unshare(CLONE_NEWNET | CLONE_NEWIPC) < 0)
-                die_errno("create the sandbox's network and IPC namespaces");
+        if (unshare(CLONE_NEWNET) < 0)
+                die_errno("create the sandbox's network namespace");
         sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
         if (sock < 0 || ioctl(sock, SIOCSIFFLAGS, &lo) < 0)
                 die_errno("bring up loopback");
-        limits_ipc_namespace(run->rq);
+        if ((net = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC)) < 0)
+                die_errno("open the sandbox's network namespace");
+        memcpy(CMSG_DATA(&ctl.head), &net, sizeof(net));
         /* Init may have died already (die() said why): no SIGPIPE, go on to reap it. */
-        if (send(run->net_ready[1], "n", 1, MSG_NOSIGNAL) != 1 && errno != EPIPE)
-                die_errno("tell init the namespaces exist");
-        trace_mark(run->trace_ns, "supervisor: net and IPC namespaces");
+        if (sendmsg(run->net_ready[1], &msg, MSG_NOSIGNAL) != 1 && errno != EPIPE)
+                die_errno("hand init the network namespace");
+        trace_mark(run->trace_ns, "supervisor: net namespace");
 }
 
 static double seconds_since(const struct timespec *start)
@@ -263,9 +274,8 @@ static double seconds_since(const struct timespec *start)
         return (double)(now.tv_sec - start->tv_sec) + (double)(now.tv_nsec - start->tv_nsec) / 1e9;
 }
 
-/* Waits for init until the wall-clock limit, then kills it (and with it the
- * whole pid namespace), and reaps it: its rusage covers the whole tree, as
- * it reaped every process of the run. True when the time ran out. */
+/* Waits for init until the wall-clock limit, then kills it (and the whole
+ * pid namespace), and reaps it: its rusage covers the run. True on timeout. */
 static bool wait_for_init(pid_t pid, int pidfd, const struct timespec *start, uint64_t timeout_ms,
                           struct outcome *out)
 {
@@ -354,9 +364,7 @@ void supervise_run(const struct request *rq, const struct config *cfg, const str
         bool timed_out;
         pid_t pid;
 
-        run.supervisor = (int)syscall(SYS_pidfd_open, getpid(), 0);
-        if (out == MAP_FAILED || run.supervisor < 0 ||
-            socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, run.net_ready) < 0)
+        if (out == MAP_FAILED || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, run.net_ready) < 0)
                 die_errno("set up the sandbox's outcome");
         *out = (struct outcome){ .status = "setup-error", .nproc_mode = "none", .memory_peak = -1 };
         run.out = out;
@@ -379,9 +387,8 @@ void supervise_run(const struct request *rq, const struct config *cfg, const str
                 die_errno("create the sandbox namespaces");
         if (pid == 0)
                 init_main(&run);
-        close(run.host_proc);
         close(run.net_ready[0]);
-        make_net_and_ipc(&run);
+        make_net(&run);
         timed_out = wait_for_init(pid, pidfd, &start, rq->limit[LIM_TIMEOUT], out);
         trace_mark(trace_ns, "init gone: namespaces torn down");
         /* Init, and the whole pid namespace, is gone: the run's cgroup is empty. */
