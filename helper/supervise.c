@@ -61,23 +61,24 @@ static void build_env(const struct request *rq, char **envp, char *home_var)
 }
 
 /* RLIMIT_NPROC counts per user namespace (Linux >= 5.14): in one of our own
- * (init writes the id maps) the cap is this run's. Refused one, init answers
- * 'c' once we are in a pids cgroup, else the cap is per uid, on top of what
- * the caller already runs. */
-static void cap_process_count(const struct run *run, int init_sock)
+ * the cap is this run's (init writes the id maps meanwhile and says 'u' when
+ * done). Refused one, init answers 'c' once we are in a pids cgroup, else the
+ * cap is per uid, on top of what the caller already runs. */
+static char cap_process_count(const struct run *run, int init_sock)
 {
         rlim_t nproc = run->rq->limit[LIM_NPROC];
         char mode = unshare(CLONE_NEWUSER) == 0 ? 'u' : 'r';
 
-        if (write(init_sock, &mode, 1) != 1 || read(init_sock, &mode, 1) != 1)
+        if (write(init_sock, &mode, 1) != 1 || (mode != 'u' && read(init_sock, &mode, 1) != 1))
                 die("init did not answer");
         if (mode == 'c')
-                return;         /* pids.max caps the run; RLIMIT_NPROC stays unlimited */
+                return mode;    /* pids.max caps the run; RLIMIT_NPROC stays unlimited */
         if (mode == 'u')
                 privs_clear_caps();
         else
                 nproc += (rlim_t)limits_count_processes(run->host_proc, run->who->uid);
         limits_set(RLIMIT_NPROC, "nproc", nproc, nproc);
+        return mode;
 }
 
 __attribute__((noreturn)) static void candidate_main(const struct run *run, int init_sock)
@@ -85,6 +86,7 @@ __attribute__((noreturn)) static void candidate_main(const struct run *run, int 
         const char *start = run->rq->workdir ? run->rq->workdir : run->who->home;
         char *envp[SBX_MAX_ENV + 4], home_var[4200];
         sigset_t none;
+        char mode;
 
         if (setsid() < 0)
                 die_errno("setsid");
@@ -96,7 +98,7 @@ __attribute__((noreturn)) static void candidate_main(const struct run *run, int 
                 die_errno("sigprocmask");
         limits_apply_rlimits(run->rq);
         privs_drop_to(run->who);
-        cap_process_count(run, init_sock);
+        mode = cap_process_count(run, init_sock);
         if (chdir(start) < 0 && (run->rq->workdir || chdir(start = "/") < 0))
                 die_errno("chdir %s", start);
         umask(022);
@@ -109,6 +111,9 @@ __attribute__((noreturn)) static void candidate_main(const struct run *run, int 
                 die_errno("close_range");
         if (sbx_seccomp_install() < 0)
                 die_errno("seccomp filter");
+        /* Init's 'u': the id maps are there, the program sees its own uid. */
+        if (mode == 'u' && read(init_sock, &mode, 1) != 1)
+                die("init did not write the id maps");
         trace_mark(run->trace_ns, "candidate exec");
         execvpe(run->rq->argv[0], run->rq->argv, envp);
         die_errno("cannot execute %s", run->rq->argv[0]);
@@ -176,8 +181,7 @@ static void init_enter_memory_cgroup(struct run *run)
                          run->cg.path, run->cg.why);
 }
 
-/* The supervisor's network namespace comes as an fd (SCM_RIGHTS) over the
- * pair made before the clone: no pid names it, so nothing can stand in. */
+/* The supervisor's network namespace, an fd over the pair made before the clone: no pid to stand in. */
 static void join_net(const struct run *run)
 {
         union { struct cmsghdr head; char buf[CMSG_SPACE(sizeof(int))]; } ctl;
@@ -306,8 +310,6 @@ static bool wait_for_init(pid_t pid, int pidfd, const struct timespec *start, ui
 
 static void classify(const struct request *rq, bool timed_out, struct outcome *out)
 {
-        int status = out->wait_status;
-
         if (timed_out) {
                 out->status = "timeout";
                 out->signal = SIGKILL;
@@ -317,12 +319,12 @@ static void classify(const struct request *rq, bool timed_out, struct outcome *o
                         snprintf(out->message, sizeof(out->message), "sandbox init died");
                 out->helper_exit = SBX_EXIT_SETUP;
                 return;
-        } else if (WIFEXITED(status)) {
+        } else if (WIFEXITED(out->wait_status)) {
                 out->status = "exited";
-                out->helper_exit = out->exit_code = WEXITSTATUS(status);
+                out->helper_exit = out->exit_code = WEXITSTATUS(out->wait_status);
                 return;
         } else {
-                out->signal = WTERMSIG(status);
+                out->signal = WTERMSIG(out->wait_status);
                 out->status = "signaled";
                 if (out->signal == SIGKILL && out->oom_killed)
                         out->status = "memory-limit";
@@ -364,13 +366,11 @@ void supervise_run(const struct request *rq, const struct config *cfg, const str
         bool timed_out;
         pid_t pid;
 
-        if (out == MAP_FAILED || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, run.net_ready) < 0)
-                die_errno("set up the sandbox's outcome");
+        if (out == MAP_FAILED || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, run.net_ready) < 0 ||
+            (run.host_proc = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+                die_errno("set up the sandbox's outcome, its socketpair and /proc");
         *out = (struct outcome){ .status = "setup-error", .nproc_mode = "none", .memory_peak = -1 };
         run.out = out;
-        run.host_proc = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (run.host_proc < 0)
-                die_errno("open /proc");
         run_cgroup_open(&run.cg, cfg->memory_cgroup[0] ? cfg->memory_cgroup : cfg->pids_cgroup);
         /* A caller's SIG_IGN for SIGCHLD would reap init before we wait for it. */
         if (signal(SIGCHLD, SIG_DFL) == SIG_ERR)
