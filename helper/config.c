@@ -136,9 +136,8 @@ int config_apply_limits(const struct config *cfg, struct request *rq, char *err,
         return 0;
 }
 
-/* The file and every directory above it must be root's and not writable by
- * others (a sticky directory protects root's entries), or someone could
- * replace the policy. */
+/* The file and every directory above it: root's and not writable by others
+ * (a sticky directory protects root's entries), or someone could swap it. */
 struct trust { struct stat st; bool refused; };
 
 static bool is_trusted(int fd, struct trust *t)
