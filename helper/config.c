@@ -9,32 +9,14 @@
 #define CGROUP_ROOT "/sys/fs/cgroup"
 #define CGROUP_RULE " must be a directory below " CGROUP_ROOT "/, without . or .. components, shorter than 256 bytes"
 
-/* Safe values for a config that leaves a limit out: ms, bytes, counts. */
-static const uint64_t builtin_default[LIM_COUNT] = {
-        [LIM_TIMEOUT] = 10000,
-        [LIM_CPU] = 10000,
-        [LIM_MEMORY] = 1ULL << 30,
-        [LIM_NPROC] = 64,
-        [LIM_FSIZE] = 64ULL << 20,
-        [LIM_NOFILE] = 256,
-        [LIM_TMPFS] = 64ULL << 20,
-};
-static const uint64_t builtin_max[LIM_COUNT] = {
-        [LIM_TIMEOUT] = 300000,
-        [LIM_CPU] = 300000,
-        [LIM_MEMORY] = 8ULL << 30,
-        [LIM_NPROC] = 1024,
-        [LIM_FSIZE] = 1ULL << 30,
-        [LIM_NOFILE] = 4096,
-        [LIM_TMPFS] = 1ULL << 30,
-};
-
 void config_set_builtin(struct config *cfg)
 {
         memset(cfg, 0, sizeof(*cfg));
         cfg->path = SBX_HELPER_CONF_PATH;
-        memcpy(cfg->deflt, builtin_default, sizeof(cfg->deflt));
-        memcpy(cfg->max, builtin_max, sizeof(cfg->max));
+        for (int i = 0; i < LIM_COUNT; i++) {
+                cfg->deflt[i] = limit_descs[i].builtin_default;
+                cfg->max[i] = limit_descs[i].builtin_max;
+        }
 }
 
 static char *trim(char *s)

@@ -69,6 +69,7 @@ struct limit_desc {
         const char *conf_key;   /* without default_ or max_ */
         enum limit_unit unit;
         bool none_allowed;
+        uint64_t builtin_default, builtin_max;  /* when helper.conf leaves it out */
 };
 extern const struct limit_desc limit_descs[LIM_COUNT];
 
