@@ -152,8 +152,9 @@ static int write_merged(const struct merge *M, const char *out, struct sbx_err *
 static int print_summary(const struct merge *M, const struct cli_opts *o, struct sbx_err *err)
 {
         const struct suite_row *row = suite_row_find(M->suite);
+        const struct suite_ops *ops = row ? row->ops : &suite_custom_ops;
         struct summary_opts so = { .suite = M->suite, .wall_s = -1, .total = M->total,
-                                   .extra = (row ? row->ops : &suite_custom_ops)->summary };
+                                   .extra = ops->summary };
         cJSON *sum;
 
         so.nk = passk_parse_list(o->k_list ? o->k_list : "1,10,100", so.ks, SUMMARY_MAX_K);
@@ -166,7 +167,7 @@ static int print_summary(const struct merge *M, const struct cli_opts *o, struct
         if (o->json && text)
                 printf("%s\n", text);
         else
-                suite_summary_print(stdout, sum);
+                suite_summary_print(stdout, sum, ops->print_summary);
         if (o->summary) {
                 FILE *fp = fopen(o->summary, "w");
                 int ok = fp && text && fprintf(fp, "%s\n", text) > 0;

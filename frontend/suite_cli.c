@@ -346,7 +346,7 @@ static int write_summary(struct suite_run *R, double wall_s, bool stopped,
                         printf("%s\n", text);
                 free(text);
         } else {
-                suite_summary_print(stdout, sum);
+                suite_summary_print(stdout, sum, R->suite.ops->print_summary);
                 printf("  results in %s\n", R->rf.path);
         }
         fflush(stdout);
