@@ -179,7 +179,7 @@ static int custom_fields(struct suite_def *def, const cJSON *obj, const char *pa
                 if (!cJSON_IsNumber(timeout) || timeout->valuedouble <= 0 ||
                     timeout->valuedouble > 86400)
                         return sbx_fail(err, 0, "%s: \"timeout\" must be seconds in (0, 86400]", path);
-                def->timeout_ms = (int64_t)(timeout->valuedouble * 1000 + 0.5);
+                def->timeout_ms = limit_ms_round_nearest(timeout->valuedouble);
         }
         if ((def->packages || def->provision) && !def->venv_name)
                 return sbx_fail(err, 0, "%s: \"packages\"/\"provision\" need a \"venv\" name", path);
