@@ -37,6 +37,7 @@
 #define DEFAULT_FSIZE_BYTES     (64LL << 20)
 #define DEFAULT_MAX_OUTPUT_BYTES (1 << 20)     /* per stream */
 
+/* In --help order: usage.c prints the rows so (-j with the suite options). */
 enum limit_id {
         LIMIT_TIMEOUT,
         LIMIT_CPU,
