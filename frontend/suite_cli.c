@@ -350,20 +350,9 @@ static int write_summary(struct suite_run *R, double wall_s, bool stopped,
                 printf("  results in %s\n", R->rf.path);
         }
         fflush(stdout);
-        if (R->opts->summary) {
-                char *text = cJSON_Print(sum);
-                FILE *fp = text ? fopen(R->opts->summary, "w") : NULL;
-                int ok = fp && fprintf(fp, "%s\n", text) > 0;
-                if (fp && fclose(fp) != 0)
-                        ok = 0;
-                free(text);
-                if (!ok) {
-                        cJSON_Delete(sum);
-                        return sbx_fail(err, errno, "%s", R->opts->summary);
-                }
-        }
+        int rc = R->opts->summary ? suite_summary_save(sum, R->opts->summary, err) : 0;
         cJSON_Delete(sum);
-        return 0;
+        return rc;
 }
 
 static int install_stop_handlers(sigset_t *waitmask, struct sbx_err *err)

@@ -304,3 +304,14 @@ void suite_summary_print(FILE *fp, const cJSON *s, summary_print_fn *print_extra
                 fprintf(fp, "  wall %.2f s, %.0f run, %.2f samples/s\n", json_get_num(s, "wall_s", 0),
                         json_get_num(s, "ran", 0), json_get_num(s, "samples_per_s", 0));
 }
+
+int suite_summary_save(const cJSON *s, const char *path, struct sbx_err *err)
+{
+        auto_free char *text = cJSON_Print(s);
+        FILE *fp = text ? fopen(path, "w") : NULL;
+        int ok = fp && fprintf(fp, "%s\n", text) > 0;
+
+        if (fp && fclose(fp) != 0)
+                ok = 0;
+        return ok ? 0 : sbx_fail(err, errno, "%s", path);
+}
