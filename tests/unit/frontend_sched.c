@@ -108,6 +108,16 @@ static int run(const size_t *jobs, size_t n, int parallel, volatile sig_atomic_t
         return sched_run(jobs, n, parallel, &ops, stop, &mask, err);
 }
 
+/* Jobs 0..MAX_JOBS-1, in order: the tests take the first n. */
+static const size_t *in_order(void)
+{
+        static size_t jobs[MAX_JOBS];
+
+        for (size_t i = 0; i < MAX_JOBS; i++)
+                jobs[i] = i;
+        return jobs;
+}
+
 static int reset(void **state)
 {
         memset(&S, 0, sizeof(S));
@@ -133,11 +143,9 @@ static void jobs_start_in_the_order_given_and_each_ends_once(void **state)
 
 static void at_most_j_runs_are_in_flight(void **state)
 {
-        size_t jobs[40];
+        const size_t *jobs = in_order();
         struct sbx_err err = { 0 };
 
-        for (size_t i = 0; i < 40; i++)
-                jobs[i] = i;
         for (int j = 1; j <= 8; j *= 2) {
                 reset(state);
                 assert_int_equal(run(jobs, 40, j, NULL, &err), SCHED_DONE);
@@ -163,12 +171,10 @@ static void a_job_that_ends_without_a_run_frees_its_slot(void **state)
 
 static void a_stop_kills_the_runs_in_flight_and_starts_no_more(void **state)
 {
-        size_t jobs[20];
+        const size_t *jobs = in_order();
         volatile sig_atomic_t stop = 0;
         struct sbx_err err = { 0 };
 
-        for (size_t i = 0; i < 20; i++)
-                jobs[i] = i;
         S.stop = &stop;
         S.stop_after = 5;
         assert_int_equal(run(jobs, 20, 4, &stop, &err), SCHED_STOPPED);
@@ -198,11 +204,9 @@ static void a_stop_before_the_first_start_runs_nothing(void **state)
 
 static void a_failing_done_stops_with_its_error(void **state)
 {
-        size_t jobs[10];
+        const size_t *jobs = in_order();
         struct sbx_err err = { 0 };
 
-        for (size_t i = 0; i < 10; i++)
-                jobs[i] = i;
         S.fail_done_at = 2;
         assert_int_equal(run(jobs, 10, 3, NULL, &err), -1);
         assert_non_null(strstr(err.msg, "done failed"));
