@@ -131,11 +131,37 @@ static int set_mode(struct cli_opts *o, enum cli_mode m, const char *opt,
         return 0;
 }
 
-static int apply_option(int id, const char *arg, struct cli_opts *o,
-                        struct sbx_err *err)
+/* The options whose value is checked here rather than by a parser. */
+static int apply_checked(int id, const char *arg, struct cli_opts *o, struct sbx_err *err)
 {
         long long n = 0;
 
+        switch (id) {
+        case OPT_ENV:
+                if (!strchr(arg, '=') || arg[0] == '=')
+                        return sbx_fail(err, 0, "--env: '%s' is not NAME=VALUE", arg);
+                return push_arg(&o->env, arg, err);
+        case OPT_RO_BIND:
+                if (arg[0] != '/')
+                        return sbx_fail(err, 0, "--ro-bind: '%s' is not an absolute path", arg);
+                return push_arg(&o->ro_binds, arg, err);
+        case OPT_REPEAT:
+                if (limit_parse_int("--repeat", arg, 1, 1000000, &n, err) < 0)
+                        return -1;
+                o->repeat = (int)n;
+                return 0;
+        case OPT_TASKS:
+                if (!arg[0])
+                        return sbx_fail(err, 0, "--tasks: expected ID[,ID...]");
+                o->tasks = arg;
+                return 0;
+        }
+        return sbx_fail(err, 0, "internal: unchecked option %d", id);
+}
+
+static int apply_option(int id, const char *arg, struct cli_opts *o,
+                        struct sbx_err *err)
+{
         if (id >= OPT_LIMIT && id < OPT_LIMIT + LIMIT_COUNT)
                 return apply_limit((enum limit_id)(id - OPT_LIMIT), arg, o, err);
         switch (id) {
@@ -163,26 +189,13 @@ static int apply_option(int id, const char *arg, struct cli_opts *o,
         case OPT_PACKAGE: return push_arg(&o->packages, arg, err);
         case OPT_PROVISION: return push_arg(&o->provision, arg, err);
         case OPT_ENV:
-                if (!strchr(arg, '=') || arg[0] == '=')
-                        return sbx_fail(err, 0, "--env: '%s' is not NAME=VALUE", arg);
-                return push_arg(&o->env, arg, err);
         case OPT_RO_BIND:
-                if (arg[0] != '/')
-                        return sbx_fail(err, 0, "--ro-bind: '%s' is not an absolute path", arg);
-                return push_arg(&o->ro_binds, arg, err);
-        case OPT_REBUILD: o->sb.rebuild = true; return 0;
         case OPT_REPEAT:
-                if (limit_parse_int("--repeat", arg, 1, 1000000, &n, err) < 0)
-                        return -1;
-                o->repeat = (int)n;
-                return 0;
+        case OPT_TASKS:
+                return apply_checked(id, arg, o, err);
+        case OPT_REBUILD: o->sb.rebuild = true; return 0;
         case OPT_PRINT_ARGV: o->print_argv = true; return 0;
         case OPT_ALLOW_PARTIAL: o->allow_partial = true; return 0;
-        case OPT_TASKS:
-                if (!arg[0])
-                        return sbx_fail(err, 0, "--tasks: expected ID[,ID...]");
-                o->tasks = arg;
-                return 0;
         case OPT_DUMP: o->dump_dir = arg; return 0;
         case OPT_ALLOW_ROOT: o->allow_root = true; return 0;
         case OPT_SERVE: return set_mode(o, CLI_MODE_SERVE, "--serve", err);

@@ -117,6 +117,18 @@ static int parse_size(const char *opt, const char *s, long long *out,
         return 0;
 }
 
+int64_t limit_ms_round_up(double seconds)
+{
+        int64_t ms = (int64_t)(seconds * 1000);
+
+        return (double)ms < seconds * 1000 ? ms + 1 : ms;
+}
+
+int64_t limit_ms_round_nearest(double seconds)
+{
+        return (int64_t)(seconds * 1000 + 0.5);
+}
+
 /* Seconds, decimals allowed ("2.5"), into ms rounded up: never shorter
  * than asked. */
 static int parse_seconds(const char *opt, const char *s, int64_t *ms,
@@ -130,9 +142,7 @@ static int parse_seconds(const char *opt, const char *s, int64_t *ms,
             v * 1000 > (double)SBX_MAX_TIMEOUT_MS)
                 return sbx_fail(err, 0, "%s: '%s' is not a number of seconds in "
                                 "(0, %lld]", opt, s, SBX_MAX_TIMEOUT_MS / 1000);
-        *ms = (int64_t)(v * 1000);
-        if ((double)*ms < v * 1000)
-                (*ms)++;
+        *ms = limit_ms_round_up(v);
         return 0;
 }
 

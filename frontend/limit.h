@@ -37,6 +37,7 @@
 #define DEFAULT_FSIZE_BYTES     (64LL << 20)
 #define DEFAULT_MAX_OUTPUT_BYTES (1 << 20)     /* per stream */
 
+/* In --help order: usage.c prints the rows so (-j with the suite options). */
 enum limit_id {
         LIMIT_TIMEOUT,
         LIMIT_CPU,
@@ -77,6 +78,19 @@ struct limit_desc {
 };
 
 extern const struct limit_desc limit_table[LIMIT_COUNT];
+
+/* Seconds (> 0) into ms. The options round up (limit_parse): a limit a
+ * user types is never cut short, so --timeout 0.0001 is 1 ms, not 0. A
+ * suite file's "timeout" rounds to the nearest ms (suite_def.c), as it
+ * always has: 2.0004 is 2000 there and 2001 on the command line. */
+int64_t limit_ms_round_up(double seconds);
+int64_t limit_ms_round_nearest(double seconds);
+
+/* The row's default (0: none or derived), for a field left 0. */
+static inline long long limit_default(enum limit_id id)
+{
+        return limit_table[id].default_value;
+}
 
 /* The row of a long option name (without "--"), or -1. */
 int limit_by_option(const char *option);

@@ -152,8 +152,9 @@ static int write_merged(const struct merge *M, const char *out, struct sbx_err *
 static int print_summary(const struct merge *M, const struct cli_opts *o, struct sbx_err *err)
 {
         const struct suite_row *row = suite_row_find(M->suite);
+        const struct suite_ops *ops = row ? row->ops : &suite_custom_ops;
         struct summary_opts so = { .suite = M->suite, .wall_s = -1, .total = M->total,
-                                   .extra = (row ? row->ops : &suite_custom_ops)->summary };
+                                   .extra = ops->summary };
         cJSON *sum;
 
         so.nk = passk_parse_list(o->k_list ? o->k_list : "1,10,100", so.ks, SUMMARY_MAX_K);
@@ -162,25 +163,15 @@ static int print_summary(const struct merge *M, const struct cli_opts *o, struct
         if (!(sum = suite_summary(M->ordered, M->total, &so, err)))
                 return -1;
         cJSON_AddNumberToObject(sum, "shards", M->count);
-        char *text = o->json || o->summary ? cJSON_Print(sum) : NULL;
-        if (o->json && text)
+        char *text = o->json ? cJSON_Print(sum) : NULL;
+        if (text)
                 printf("%s\n", text);
         else
-                suite_summary_print(stdout, sum);
-        if (o->summary) {
-                FILE *fp = fopen(o->summary, "w");
-                int ok = fp && text && fprintf(fp, "%s\n", text) > 0;
-                if (fp && fclose(fp) != 0)
-                        ok = 0;
-                if (!ok) {
-                        free(text);
-                        cJSON_Delete(sum);
-                        return sbx_fail(err, errno, "%s", o->summary);
-                }
-        }
+                suite_summary_print(stdout, sum, ops->print_summary);
         free(text);
+        int rc = o->summary ? suite_summary_save(sum, o->summary, err) : 0;
         cJSON_Delete(sum);
-        return 0;
+        return rc;
 }
 
 /* Options may also follow the files (sbx-run merge FILES... --out F). */

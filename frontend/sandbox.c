@@ -354,14 +354,15 @@ static int make_scratch(struct sandbox *sb, struct sbx_err *err)
         return 0;
 }
 
+/* The session's limits left 0 take their row's default (limit.c). */
 static void apply_defaults(struct sandbox_opts *o)
 {
         if (o->memory_bytes == 0)
-                o->memory_bytes = DEFAULT_MEMORY_BYTES;
+                o->memory_bytes = limit_default(LIMIT_MEMORY);
         if (o->fsize_bytes == 0)
-                o->fsize_bytes = DEFAULT_FSIZE_BYTES;
+                o->fsize_bytes = limit_default(LIMIT_FSIZE);
         if (o->max_output_bytes == 0)
-                o->max_output_bytes = DEFAULT_MAX_OUTPUT_BYTES;
+                o->max_output_bytes = (size_t)limit_default(LIMIT_MAX_OUTPUT);
 }
 
 int sandbox_prepare(struct sandbox **out, const struct sandbox_opts *opts,

@@ -160,6 +160,21 @@ size_t serve_suite_pollfds(const struct serve_suite *s, struct pollfd *pfds)
         return n;
 }
 
+/* Appends n bytes to a growing buffer, kept NUL-terminated; -1 when out
+ * of memory (the buffer is then as it was). */
+static int append_bytes(char **data, size_t *len, const char *src, size_t n)
+{
+        char *d = realloc(*data, *len + n + 1);
+
+        if (!d)
+                return -1;
+        memcpy(d + *len, src, n);
+        *data = d;
+        *len += n;
+        d[*len] = '\0';
+        return 0;
+}
+
 /* Drains a pipe without blocking; past the cap, the bytes are dropped. */
 static void drain(struct capture *c)
 {
@@ -174,15 +189,8 @@ static void drain(struct capture *c)
                                 return;
                         break;
                 }
-                if (c->len + (size_t)n > SUITE_CAPTURE_MAX)
-                        continue;
-                char *d = realloc(c->data, c->len + (size_t)n + 1);
-                if (!d)
-                        continue;
-                memcpy(d + c->len, buf, (size_t)n);
-                c->data = d;
-                c->len += (size_t)n;
-                d[c->len] = '\0';
+                if (c->len + (size_t)n <= SUITE_CAPTURE_MAX)
+                        append_bytes(&c->data, &c->len, buf, (size_t)n);
         }
         if (c->fd >= 0)
                 close(c->fd);
@@ -208,14 +216,9 @@ static void follow_results(struct serve_suite *s, void (*emit)(void *, char *), 
         char buf[65536];
         ssize_t n;
 
-        while ((n = read(s->results_fd, buf, sizeof(buf))) > 0) {
-                char *p = realloc(s->partial, s->partial_len + (size_t)n + 1);
-                if (!p)
+        while ((n = read(s->results_fd, buf, sizeof(buf))) > 0)
+                if (append_bytes(&s->partial, &s->partial_len, buf, (size_t)n) < 0)
                         return;
-                memcpy(p + s->partial_len, buf, (size_t)n);
-                s->partial = p;
-                s->partial_len += (size_t)n;
-        }
         size_t start = 0;
         for (size_t i = 0; i < s->partial_len; i++) {
                 if (s->partial[i] != '\n')

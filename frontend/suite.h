@@ -77,6 +77,9 @@ struct suite {
 /* Reads a whole file, gunzipping it when it ends in .gz (suite_file.c). The buffer is
  * NUL-terminated; *len excludes the NUL. */
 int suite_read_file(const char *path, char **buf, size_t *len, struct sbx_err *err);
+/* A whole file's text as one JSON value; NULL with err naming the file and
+ * the line of the error (or its NUL byte: binary data). */
+cJSON *suite_parse_json(const char *path, const char *buf, size_t len, struct sbx_err *err);
 
 /* Calls fn for each non-blank line of a JSONL buffer, parsed into an object
  * (owned by fn). Errors name path and line (suite_jsonl.c). */

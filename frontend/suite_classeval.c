@@ -257,6 +257,14 @@ static const struct summary_extra summary = {
         summary_begin, summary_add_task, summary_finish, summary_free,
 };
 
+static void print_summary(FILE *fp, const cJSON *sum)
+{
+        const cJSON *it;
+
+        cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(sum, "classeval"))
+                suite_summary_print_section(fp, "classeval", it->string, it);
+}
+
 static const char *const required[] = { "test", "test_classes", "import_statement", NULL };
 
 const struct suite_ops suite_classeval_ops = {
@@ -268,4 +276,5 @@ const struct suite_ops suite_classeval_ops = {
         .timeout_units = timeout_units,
         .score = score,
         .summary = &summary,
+        .print_summary = print_summary,
 };

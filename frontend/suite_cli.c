@@ -346,24 +346,13 @@ static int write_summary(struct suite_run *R, double wall_s, bool stopped,
                         printf("%s\n", text);
                 free(text);
         } else {
-                suite_summary_print(stdout, sum);
+                suite_summary_print(stdout, sum, R->suite.ops->print_summary);
                 printf("  results in %s\n", R->rf.path);
         }
         fflush(stdout);
-        if (R->opts->summary) {
-                char *text = cJSON_Print(sum);
-                FILE *fp = text ? fopen(R->opts->summary, "w") : NULL;
-                int ok = fp && fprintf(fp, "%s\n", text) > 0;
-                if (fp && fclose(fp) != 0)
-                        ok = 0;
-                free(text);
-                if (!ok) {
-                        cJSON_Delete(sum);
-                        return sbx_fail(err, errno, "%s", R->opts->summary);
-                }
-        }
+        int rc = R->opts->summary ? suite_summary_save(sum, R->opts->summary, err) : 0;
         cJSON_Delete(sum);
-        return 0;
+        return rc;
 }
 
 static int install_stop_handlers(sigset_t *waitmask, struct sbx_err *err)
@@ -416,15 +405,12 @@ static void warn_partial(const struct suite_run *R)
                 R->opts->tasks ? " (or were not chosen by --tasks)" : "");
 }
 
-static int suite_main(struct suite_run *R, struct sbx_err *err)
+/* What the results file's header records (the suite, its samples, the
+ * shard), once the options that need the loaded suite are checked. */
+static int set_results_meta(struct suite_run *R, struct sbx_err *err)
 {
-        struct cli_opts *o = R->opts;
-        __attribute__((cleanup(free_sizep))) size_t *jobs = NULL;
-        size_t njobs = 0;
+        const struct cli_opts *o = R->opts;
 
-        if (load_suite(R, err) < 0)
-                return -1;
-        R->timeout_ms = o->timeout_ms > 0 ? o->timeout_ms : R->suite.def.timeout_ms;
         R->meta = (struct result_meta){ R->suite.def.name, R->suite.samples_hash,
                                         R->suite.n_samples, 0, 1 };
         if (o->shard_count > 0) {
@@ -438,7 +424,20 @@ static int suite_main(struct suite_run *R, struct sbx_err *err)
                 return sbx_fail(err, 0, "--evalplus-results: %s is not an evalplus native "
                                 "file (HumanEvalPlus.jsonl.gz, MbppPlus.jsonl.gz)",
                                 R->suite.problems_path);
-        if (select_tasks(R, err) < 0 || check_programs(R, err) < 0)
+        return 0;
+}
+
+static int suite_main(struct suite_run *R, struct sbx_err *err)
+{
+        struct cli_opts *o = R->opts;
+        __attribute__((cleanup(free_sizep))) size_t *jobs = NULL;
+        size_t njobs = 0;
+
+        if (load_suite(R, err) < 0)
+                return -1;
+        R->timeout_ms = o->timeout_ms > 0 ? o->timeout_ms : R->suite.def.timeout_ms;
+        if (set_results_meta(R, err) < 0 || select_tasks(R, err) < 0 ||
+            check_programs(R, err) < 0)
                 return -1;
         if (o->dump_dir)
                 return suite_dump_programs(&R->suite, R->task_on, &R->meta, o->dump_dir, err);

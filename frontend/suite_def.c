@@ -179,7 +179,7 @@ static int custom_fields(struct suite_def *def, const cJSON *obj, const char *pa
                 if (!cJSON_IsNumber(timeout) || timeout->valuedouble <= 0 ||
                     timeout->valuedouble > 86400)
                         return sbx_fail(err, 0, "%s: \"timeout\" must be seconds in (0, 86400]", path);
-                def->timeout_ms = (int64_t)(timeout->valuedouble * 1000 + 0.5);
+                def->timeout_ms = limit_ms_round_nearest(timeout->valuedouble);
         }
         if ((def->packages || def->provision) && !def->venv_name)
                 return sbx_fail(err, 0, "%s: \"packages\"/\"provision\" need a \"venv\" name", path);
@@ -197,15 +197,8 @@ int suite_custom_load(struct suite_def *def, const char *path, struct sbx_err *e
         def->row = &suite_custom_row;
         if (suite_read_file(path, &buf, &len, err) < 0)
                 return -1;
-        if (memchr(buf, '\0', len))
-                return sbx_fail(err, 0, "%s: NUL byte in file (binary data?)", path);
-        if (!(obj = cJSON_ParseWithLength(buf, len))) {
-                const char *at = cJSON_GetErrorPtr();
-                long line = 1;
-                for (const char *p = buf; at && p < at && p < buf + len; p++)
-                        line += *p == '\n';
-                return sbx_fail(err, 0, "%s:%ld: invalid JSON", path, line);
-        }
+        if (!(obj = suite_parse_json(path, buf, len, err)))
+                return -1;
         if (!cJSON_IsObject(obj)) {
                 cJSON_Delete(obj);
                 return sbx_fail(err, 0, "%s: a suite file is a JSON object", path);

@@ -2,6 +2,7 @@
  * it is gzip: the lowest layer of the suite code, which calls nothing above it. */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <zlib.h>
 
@@ -86,6 +87,24 @@ fail:
         gzclose(gz);
         free(buf);
         return -1;
+}
+
+cJSON *suite_parse_json(const char *path, const char *buf, size_t len, struct sbx_err *err)
+{
+        cJSON *v;
+
+        if (memchr(buf, '\0', len)) {
+                sbx_fail(err, 0, "%s: NUL byte in file (binary data?)", path);
+                return NULL;
+        }
+        if (!(v = cJSON_ParseWithLength(buf, len))) {
+                const char *at = cJSON_GetErrorPtr();
+                long line = 1;
+                for (const char *p = buf; at && p < at && p < buf + len; p++)
+                        line += *p == '\n';
+                sbx_fail(err, 0, "%s:%ld: invalid JSON", path, line);
+        }
+        return v;
 }
 
 int suite_read_file(const char *path, char **buf, size_t *len, struct sbx_err *err)

@@ -32,7 +32,7 @@ static void add_limits(cJSON *sum, const struct run_info *ri)
 {
         const struct sandbox_opts *o = ri->sb_opts;
         cJSON *l = cJSON_AddObjectToObject(sum, "limits");
-        long long mem = o->memory_bytes ? o->memory_bytes : DEFAULT_MEMORY_BYTES;
+        long long mem = o->memory_bytes ? o->memory_bytes : limit_default(LIMIT_MEMORY);
 
         if (!l)
                 return;
@@ -44,9 +44,9 @@ static void add_limits(cJSON *sum, const struct run_info *ri)
         else
                 cJSON_AddNumberToObject(l, "memory_bytes", (double)mem);
         cJSON_AddNumberToObject(l, "fsize_bytes", (double)(o->fsize_bytes ? o->fsize_bytes
-                                                           : DEFAULT_FSIZE_BYTES));
+                                                           : limit_default(LIMIT_FSIZE)));
         cJSON_AddNumberToObject(l, "max_output_bytes", (double)(o->max_output_bytes ?
-                                o->max_output_bytes : DEFAULT_MAX_OUTPUT_BYTES));
+                                o->max_output_bytes : (size_t)limit_default(LIMIT_MAX_OUTPUT)));
 }
 
 int suite_add_run_info(cJSON *sum, const struct run_info *ri, struct sbx_err *err)

@@ -89,18 +89,11 @@ static const char *skip_ws(const char *p)
 static int parse_array(const char *path, const char *buf, size_t len,
                        jsonl_fn fn, struct load_ctx *ctx, struct sbx_err *err)
 {
-        if (memchr(buf, '\0', len))
-                return sbx_fail(err, 0, "%s: NUL byte in file (binary data?)", path);
-        cJSON *arr = cJSON_ParseWithLength(buf, len), *it;
+        cJSON *arr = suite_parse_json(path, buf, len, err), *it;
         long pos = 0;
 
-        if (!arr) {
-                const char *at = cJSON_GetErrorPtr();
-                long line = 1;
-                for (const char *p = buf; at && p < at && p < buf + len; p++)
-                        line += *p == '\n';
-                return sbx_fail(err, 0, "%s:%ld: invalid JSON", path, line);
-        }
+        if (!arr)
+                return -1;
         if (!cJSON_IsArray(arr)) {
                 cJSON_Delete(arr);
                 return sbx_fail(err, 0, "%s: expected a JSON array", path);

@@ -48,6 +48,7 @@ struct suite_ops {
         void (*score)(const struct suite *s, const struct suite_task *t,
                       const struct run_result *r, struct verdict *v);
         const struct summary_extra *summary;    /* the summary's own section, or NULL */
+        summary_print_fn *print_summary;        /* that section in the text summary, or NULL */
 };
 
 /* One built-in suite: --suite NAME. */

@@ -259,9 +259,20 @@ static void print_per_task(FILE *fp, const cJSON *s)
                         json_get_num(row, "passed", 0), json_get_num(row, "samples", 0));
 }
 
-void suite_summary_print(FILE *fp, const cJSON *s)
+void suite_summary_print_section(FILE *fp, const char *section, const char *name,
+                                 const cJSON *numbers)
 {
-        const cJSON *it, *k;
+        const cJSON *k;
+
+        fprintf(fp, "  %s %s:", section, name);
+        cJSON_ArrayForEach(k, numbers)
+                fprintf(fp, " %s %.4f", k->string, k->valuedouble);
+        fprintf(fp, "\n");
+}
+
+void suite_summary_print(FILE *fp, const cJSON *s, summary_print_fn *print_extra)
+{
+        const cJSON *it;
 
         print_per_task(fp, s);
         fprintf(fp, "suite %s: %.0f samples, %.0f tasks%s, tier %s\n",
@@ -282,21 +293,25 @@ void suite_summary_print(FILE *fp, const cJSON *s)
         cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(s, "pass_at_k"))
                 fprintf(fp, "  %s = %.4f (%.2f%%)%s\n", it->string, it->valuedouble,
                         100 * it->valuedouble, partial);
-        cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(s, "evalplus")) {
-                fprintf(fp, "  evalplus %s:", strcmp(it->string, "plus") ? "base" : "base + plus");
-                cJSON_ArrayForEach(k, it)
-                        fprintf(fp, " %s %.4f", k->string, k->valuedouble);
-                fprintf(fp, "\n");
-        }
+        cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(s, "evalplus"))
+                suite_summary_print_section(fp, "evalplus", strcmp(it->string, "plus") ?
+                                            "base" : "base + plus", it);
         cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(s, "pass_at_k_left_out"))
                 fprintf(fp, "  %s not computed: %s\n", it->string, it->valuestring);
-        cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(s, "classeval")) {
-                fprintf(fp, "  classeval %s:", it->string);
-                cJSON_ArrayForEach(k, it)
-                        fprintf(fp, " %s %.4f", k->string, k->valuedouble);
-                fprintf(fp, "\n");
-        }
+        if (print_extra)
+                print_extra(fp, s);
         if (cJSON_GetObjectItemCaseSensitive(s, "wall_s"))
                 fprintf(fp, "  wall %.2f s, %.0f run, %.2f samples/s\n", json_get_num(s, "wall_s", 0),
                         json_get_num(s, "ran", 0), json_get_num(s, "samples_per_s", 0));
+}
+
+int suite_summary_save(const cJSON *s, const char *path, struct sbx_err *err)
+{
+        auto_free char *text = cJSON_Print(s);
+        FILE *fp = text ? fopen(path, "w") : NULL;
+        int ok = fp && fprintf(fp, "%s\n", text) > 0;
+
+        if (fp && fclose(fp) != 0)
+                ok = 0;
+        return ok ? 0 : sbx_fail(err, errno, "%s", path);
 }

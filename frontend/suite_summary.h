@@ -39,6 +39,19 @@ struct summary_opts {
 /* lines[i] may be NULL (not run). Returns a new object, or NULL with err. */
 cJSON *suite_summary(cJSON *const *lines, size_t n, const struct summary_opts *o,
                      struct sbx_err *err);
-void suite_summary_print(FILE *fp, const cJSON *summary);
+
+/* A suite's own lines of the text summary (suite_ops.h's print_summary),
+ * printed after the pass@k lines: what its summary_extra added to the
+ * JSON, which suite_summary_print does not know by key. */
+typedef void summary_print_fn(FILE *fp, const cJSON *summary);
+
+/* The text summary; print_extra (NULL: none) adds the suite's own lines. */
+void suite_summary_print(FILE *fp, const cJSON *summary, summary_print_fn *print_extra);
+/* --summary FILE: the JSON summary written to path; -1 with err (errno,
+ * naming path) when it cannot be. */
+int suite_summary_save(const cJSON *summary, const char *path, struct sbx_err *err);
+/* "  SECTION NAME: key 0.1234 key 0.5678": one line of numbers. */
+void suite_summary_print_section(FILE *fp, const char *section, const char *name,
+                                 const cJSON *numbers);
 
 #endif

@@ -115,13 +115,11 @@ static const char usage_suites[] =
 
 void cli_usage(FILE *fp)
 {
-        static const enum limit_id per_run[] = {
-                LIMIT_TIMEOUT, LIMIT_CPU, LIMIT_MEMORY, LIMIT_FSIZE, LIMIT_MAX_OUTPUT,
-        };
-
         fputs(usage_modes, fp);
-        for (size_t i = 0; i < sizeof(per_run) / sizeof(per_run[0]); i++)
-                limit_print_usage(fp, per_run[i]);
+        /* every row in table order, but -j: it goes with the suite options */
+        for (int id = 0; id < LIMIT_COUNT; id++)
+                if (id != LIMIT_JOBS)
+                        limit_print_usage(fp, (enum limit_id)id);
         fputs(usage_sandbox, fp);
         limit_print_usage(fp, LIMIT_JOBS);
         fputs(usage_suites, fp);

@@ -23,6 +23,11 @@ $(UNIT_HELPER_BINS): $(BUILD)/tests/unit/%: $(BUILD)/tests/unit/%.o $(HELPER_LIB
 $(UNIT_FRONTEND_BINS): $(BUILD)/tests/unit/%: $(BUILD)/tests/unit/%.o $(FRONTEND_LIB_OBJS) $(COMMON_OBJS)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(FRONTEND_LIBS) $(CMOCKA_LIBS)
 
+# frontend_sched runs sched_run on fake runs: the linker sends sched.c's
+# calls to the run API to the test's __wrap_ functions.
+SCHED_FAKES := sbx_run_pollfds sbx_run_deadline_ms sbx_run_step sbx_run_finish sbx_run_kill
+$(BUILD)/tests/unit/frontend_sched: ALL_LDFLAGS += $(SCHED_FAKES:%=-Wl,--wrap=%)
+
 # The seccomp prober the escape tests run inside the sandbox (one syscall
 # per run, exit status = errno). Plain -O2: it issues raw syscalls on purpose.
 TRY_SYSCALL := $(BUILD)/tests/escape/try-syscall

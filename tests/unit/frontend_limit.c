@@ -108,6 +108,28 @@ static void values_parse_in_each_unit(void **state)
         assert_int_equal(parsed(LIMIT_JOBS, "256"), SBX_JOBS_MAX);
 }
 
+static void seconds_to_ms_round_up_for_options_and_to_nearest_for_files(void **state)
+{
+        assert_int_equal(limit_ms_round_up(2.5), 2500);
+        assert_int_equal(limit_ms_round_up(2.0004), 2001);
+        assert_int_equal(limit_ms_round_up(0.0001), 1);
+        assert_int_equal(limit_ms_round_up(0.1), 100);          /* 0.1 * 1000 is exact */
+        assert_int_equal(limit_ms_round_nearest(2.5), 2500);
+        assert_int_equal(limit_ms_round_nearest(2.0004), 2000);
+        assert_int_equal(limit_ms_round_nearest(2.0006), 2001);
+        assert_int_equal(limit_ms_round_nearest(0.1), 100);
+        assert_int_equal(limit_ms_round_nearest(86400), SBX_MAX_TIMEOUT_MS);
+}
+
+static void defaults_are_the_rows(void **state)
+{
+        assert_int_equal(limit_default(LIMIT_TIMEOUT), DEFAULT_TIMEOUT_MS);
+        assert_int_equal(limit_default(LIMIT_MEMORY), DEFAULT_MEMORY_BYTES);
+        assert_int_equal(limit_default(LIMIT_FSIZE), DEFAULT_FSIZE_BYTES);
+        assert_int_equal(limit_default(LIMIT_MAX_OUTPUT), DEFAULT_MAX_OUTPUT_BYTES);
+        assert_int_equal(limit_default(LIMIT_CPU), 0);          /* derived */
+}
+
 static void bad_values_name_the_option_and_range(void **state)
 {
         assert_non_null(strstr(refused(LIMIT_JOBS, "257"), "--jobs: '257' is not an integer in [1, 256]"));
@@ -280,6 +302,8 @@ int main(void)
                 cmocka_unit_test(suite_timeout_is_cpu_with_a_wall_backstop),
                 cmocka_unit_test(classeval_budget_is_per_test_class_plus_imports),
                 cmocka_unit_test(values_parse_in_each_unit),
+                cmocka_unit_test(seconds_to_ms_round_up_for_options_and_to_nearest_for_files),
+                cmocka_unit_test(defaults_are_the_rows),
                 cmocka_unit_test(bad_values_name_the_option_and_range),
                 cmocka_unit_test(every_row_is_complete_and_found_by_its_option),
                 cmocka_unit_test(format_writes_values_as_users_do),
