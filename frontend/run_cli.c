@@ -225,17 +225,19 @@ static int copy_program(const char *src, const char *dst, struct sbx_err *err)
         return 0;
 }
 
-static int run_file_once(struct sandbox *sb, struct cli_opts *opts)
+/* sole: the session's only run, whose workdir is the scratch root itself
+ * (sandbox_close removes it): two inodes on the host, not three. */
+static int run_file_once(struct sandbox *sb, struct cli_opts *opts, bool sole)
 {
         struct sbx_err err = { 0 };
         const char *name = "program.py";
         auto_free char *dir = NULL, *dst = NULL;
         int rc;
 
-        dir = sandbox_mkdtemp(sb, &err);
+        dir = sole ? sandbox_sole_workdir(sb, &err) : sandbox_mkdtemp(sb, &err);
         if (!dir || asprintf(&dst, "%s/%s", dir, name) < 0 ||
             copy_program(opts->file, dst, &err) < 0) {
-                if (dir)
+                if (dir && !sole)
                         sbx_rm_tree(dir);
                 return report_error(&err);
         }
@@ -248,8 +250,11 @@ static int run_file_once(struct sandbox *sb, struct cli_opts *opts)
                 .cpu_limit_s = opts->cpu_limit_s,
         };
         rc = run_and_report(sb, &spec, opts);
-        /* the program file alone, unless a weak tier's program wrote more */
-        if ((unlink(dst) < 0 && errno != ENOENT) || rmdir(dir) < 0)
+        /* the program file alone, unless a weak tier's program wrote more;
+         * the scratch root's own rmdir (or walk) is sandbox_close's */
+        if (sole)
+                unlink(dst);
+        else if ((unlink(dst) < 0 && errno != ENOENT) || rmdir(dir) < 0)
                 sbx_rm_tree(dir);
         return rc;
 }
@@ -281,7 +286,7 @@ static int run_file_repeated(struct sandbox *sb, struct cli_opts *opts)
         }
         for (int i = 0; i < n && rc != SBX_EXIT_SANDBOX && !stop_signal; i++) {
                 int64_t t0 = sbx_now_ns();
-                int one = run_file_once(sb, opts);
+                int one = run_file_once(sb, opts, false);
                 us[i] = (sbx_now_ns() - t0) / 1000;
                 if (one != SBX_EXIT_OK)
                         rc = one;
@@ -324,7 +329,7 @@ int run_cli_file(struct cli_opts *opts)
         }
         if (sandbox_open(&sb, &opts->sb, &err) < 0)
                 return report_error(&err);
-        rc = opts->repeat ? run_file_repeated(sb, opts) : run_file_once(sb, opts);
+        rc = opts->repeat ? run_file_repeated(sb, opts) : run_file_once(sb, opts, true);
         sandbox_close(sb);
         return reraise_stop(rc);
 }

@@ -196,22 +196,30 @@ static char *find_tool(const struct tier_ops *o)
         return o->tool ? proc_find_exe(o->tool, NULL) : NULL;
 }
 
+static int make_scratch(struct sandbox *sb, struct sbx_err *err);
+
 /* A file for the BPF program that no other process can reach: a memfd,
  * else (a host filter may deny memfd_create) an unlinked file in our 0700
- * scratch directory. */
-static int seccomp_file(const char *scratch, char *why, size_t len)
+ * scratch directory, which is made only then. */
+static int seccomp_file(struct sandbox *sb, char *why, size_t len)
 {
         char path[PATH_MAX];
+        struct sbx_err err = { 0 };
         int fd = memfd_create("sbx-seccomp-bpf", MFD_CLOEXEC);
 
         if (fd >= 0)
                 return fd;
         snprintf(why, len, "memfd_create: %s", strerror(errno));
-        fd = open(scratch, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+        if (make_scratch(sb, &err) < 0) {
+                snprintf(why + strlen(why), len - strlen(why), "; %s", err.msg);
+                return -1;
+        }
+        fd = open(sb->scratch, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
         if (fd >= 0)
                 return fd;
-        if (snprintf(path, sizeof(path), "%s/seccomp-XXXXXX", scratch) >= (int)sizeof(path))
+        if (snprintf(path, sizeof(path), "%s/seccomp-XXXXXX", sb->scratch) >= (int)sizeof(path))
                 return errno = ENAMETOOLONG, -1;
+        sb->scratch_used = true;
         fd = mkostemp(path, O_CLOEXEC);
         if (fd >= 0 && unlink(path) < 0) {
                 close(fd);
@@ -219,7 +227,7 @@ static int seccomp_file(const char *scratch, char *why, size_t len)
         }
         if (fd < 0)
                 snprintf(why + strlen(why), len - strlen(why), "; an unlinked file in %s: %s",
-                         scratch, strerror(errno));
+                         sb->scratch, strerror(errno));
         return fd;
 }
 
@@ -229,7 +237,7 @@ static int seccomp_file(const char *scratch, char *why, size_t len)
 static void export_seccomp(struct sandbox *sb)
 {
         char why[512] = "";
-        int fd = seccomp_file(sb->scratch, why, sizeof(why));
+        int fd = seccomp_file(sb, why, sizeof(why));
 
         if (fd >= 0 && sbx_seccomp_write(fd) < 0) {
                 snprintf(why, sizeof(why), "writing the seccomp program: %s", strerror(errno));
@@ -339,12 +347,20 @@ static int reserve_low_fds(struct sandbox *sb, struct sbx_err *err)
         return 0;
 }
 
+/* The session's 0700 scratch root, on first use: a --workdir run (its
+ * seccomp program in a memfd) makes none, a --file run only this one
+ * (sandbox_sole_workdir). Every inode made on the host's /tmp costs CPU
+ * (docs/performance.md, "The workdir's inodes"). */
 static int make_scratch(struct sandbox *sb, struct sbx_err *err)
 {
         const char *tmp = getenv("TMPDIR");
 
-        if (asprintf(&sb->scratch, "%s/sbx-run-XXXXXX", tmp && tmp[0] == '/' ? tmp : "/tmp") < 0)
+        if (sb->scratch)
+                return 0;
+        if (asprintf(&sb->scratch, "%s/sbx-run-XXXXXX", tmp && tmp[0] == '/' ? tmp : "/tmp") < 0) {
+                sb->scratch = NULL;
                 return sbx_fail_oom(err, "scratch");
+        }
         if (!mkdtemp(sb->scratch)) {
                 int e = errno;
                 free(sb->scratch);
@@ -380,8 +396,6 @@ int sandbox_prepare(struct sandbox **out, const struct sandbox_opts *opts,
             reserve_low_fds(sb, err) < 0 || resolve_python(sb, err) < 0)
                 goto fail;
         sbx_trace("interpreter, venv, binds");
-        if (make_scratch(sb, err) < 0)
-                goto fail;
         *out = sb;
         return 0;
 fail:
@@ -423,6 +437,13 @@ char *sandbox_mkdtemp(struct sandbox *sb, struct sbx_err *err)
 {
         char *path = NULL;
 
+        if (sb->scratch_is_workdir) {
+                sbx_fail_code(err, SBX_EXIT_SANDBOX, EBUSY, "workdir: the scratch root is a run's");
+                return NULL;
+        }
+        if (make_scratch(sb, err) < 0)
+                return NULL;
+        sb->scratch_used = true;
         if (asprintf(&path, "%s/%u", sb->scratch, sb->scratch_seq++) < 0) {
                 sbx_fail_oom(err, "workdir");
                 return NULL;
@@ -432,6 +453,22 @@ char *sandbox_mkdtemp(struct sandbox *sb, struct sbx_err *err)
                 free(path);
                 return NULL;
         }
+        return path;
+}
+
+char *sandbox_sole_workdir(struct sandbox *sb, struct sbx_err *err)
+{
+        char *path;
+
+        if (sb->scratch_used || sb->scratch_is_workdir)
+                return sandbox_mkdtemp(sb, err);
+        if (make_scratch(sb, err) < 0)
+                return NULL;
+        if (!(path = strdup(sb->scratch))) {
+                sbx_fail_oom(err, "workdir");
+                return NULL;
+        }
+        sb->scratch_used = sb->scratch_is_workdir = true;
         return path;
 }
 

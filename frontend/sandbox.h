@@ -82,6 +82,13 @@ char *sandbox_resolve_argv0(const struct sandbox *sb, const char *arg0);
 /* A fresh private directory (mode 0700) under the session's scratch root;
  * removed by sandbox_close. Returns a malloc'd path. */
 char *sandbox_mkdtemp(struct sandbox *sb, struct sbx_err *err);
+/* For a session of one private-workdir run (--file): the scratch root
+ * itself (mode 0700, sbx's own, nothing in it yet) as the run's workdir,
+ * one inode less than a directory in it; a sandbox_mkdtemp directory when
+ * something was made in the root before. The root is the run's, removed
+ * by sandbox_close; sandbox_mkdtemp fails after it. Returns a malloc'd
+ * path. */
+char *sandbox_sole_workdir(struct sandbox *sb, struct sbx_err *err);
 
 enum run_status {
         RUN_OK = 0,             /* exited 0 */

@@ -38,8 +38,11 @@ struct sandbox {
         int seccomp_fd;                 /* BPF program for bwrap --seccomp, or -1 */
         char *seccomp_why;              /* why there is none: then bwrap is not used */
         int devnull_fd;
-        char *scratch;                  /* session scratch root, removed at close */
+        char *scratch;                  /* session scratch root, made on first use
+                                         * (NULL until then), removed at close */
         unsigned scratch_seq;
+        bool scratch_used;              /* a name was made in it */
+        bool scratch_is_workdir;        /* given whole to one run (sandbox_sole_workdir) */
         long long nproc_limit;          /* rlimit tier only */
         struct sbx_run *runs;           /* in flight, for the orphan sweep */
         int runs_in_flight;

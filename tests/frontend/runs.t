@@ -82,6 +82,30 @@ done
 out=$(sbx --tier bwrap --json --file "$dir/cwd.py")
 wdir=$(field stdout <<<"$out")
 check "--file workdir is removed after the run ($wdir)" test ! -e "$wdir"
+# --file: the program sees its own file (read-only where the tier binds it)
+# and nothing else, and the run leaves nothing in its scratch root (in the
+# weak tiers, not what the program wrote in its workdir either)
+py ro.py 'import os, sys
+try:
+    open(sys.argv[0], "a").write("x"); print("writable")
+except OSError as e:
+    print("ro")
+print(sorted(os.listdir(".")))
+open("made-here", "w").write("x")'
+for tier in helper bwrap unshare rlimit; do
+        root=$(user_tmpdir)
+        out=$(as_user env SBX_HELPER="$SBX_HELPER" TMPDIR="$root" "$SBX_RUN" -q --tier $tier \
+                --json --file "$dir/ro.py" | field stdout)
+        check "$tier: --file program sees only its file ($(tail -1 <<<"$out"))" \
+                test "$(tail -1 <<<"$out")" = "['program.py']"
+        if [ $tier = helper ] || [ $tier = bwrap ]; then
+                check "$tier: --file program is read-only to itself ($(head -1 <<<"$out"))" \
+                        test "$(head -1 <<<"$out")" = ro
+        fi
+        check "$tier: --file run leaves nothing in its scratch root ($(ls -A "$root"))" \
+                test -z "$(ls -A "$root")"
+        rmdir "$root"
+done
 py big.py 'open("big", "wb").write(b"x" * (100 << 20))'
 out=$(sbx --tier bwrap --json --memory none --fsize 1G --file "$dir/big.py")
 check "bwrap: the private workdir is size-capped (100 MB write fails)" test "$(field status <<<"$out")" = failed
