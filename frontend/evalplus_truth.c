@@ -24,7 +24,7 @@
 #include "util.h"
 #include "venv.h"
 
-#define TRUTH_MAGIC "sbx-evalplus-truth 1"
+#define TRUTH_MAGIC "sbx-evalplus-truth 2"    /* 2: large values as digests */
 #define PROGRAM_NAME "program.py"
 
 /* Everything the truth depends on, one line. */
@@ -251,6 +251,18 @@ static void remove_tree(char **dir)
         *dir = NULL;
 }
 
+/* HumanEval+'s expected values were 290 MB of cache: the large ones become
+ * digests wherever the judge can only ask == of them. */
+static void compact(struct suite *s, size_t task)
+{
+        struct evalplus_judge j = evalplus_judge_for(s, task);
+        cJSON *t = s->evalplus->truth[task];
+
+        for (int ph = 0; t && ph < EVALPLUS_PHASES; ph++)
+                evalplus_truth_compact(cJSON_GetObjectItemCaseSensitive(t, evalplus_phase_names[ph]),
+                                       j.oracle, j.atol, EVALPLUS_DIGEST_ABOVE_BYTES);
+}
+
 static int truth_done(void *vctx, size_t job, struct run_result *res, struct sbx_err *err)
 {
         struct truth_run *T = vctx;
@@ -263,6 +275,7 @@ static int truth_done(void *vctx, size_t job, struct run_result *res, struct sbx
                                 res->detail[0] ? ": " : "", res->detail);
         T->s->evalplus->truth[job] = truth_of(recs, T->s->tasks[job].task_id, res, err);
         cJSON_Delete(recs);
+        compact(T->s, job);
         T->done++;
         if (T->progress)
                 fprintf(stderr, "\rground truth: %zu/%zu   ", T->done, T->s->n_tasks);

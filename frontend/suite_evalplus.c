@@ -377,6 +377,18 @@ static const cJSON **index_records(const cJSON *recs, const char *phase, size_t 
         return at;
 }
 
+struct evalplus_judge evalplus_judge_for(const struct suite *s, size_t task)
+{
+        const cJSON *pb = s->tasks[task].problem;
+        const cJSON *atol = cJSON_GetObjectItemCaseSensitive(pb, "atol");
+        struct evalplus_judge j = {
+                evalplus_oracle_for(s->evalplus->dataset, json_get_str(pb, "entry_point", "")),
+                cJSON_IsNumber(atol) ? atol->valuedouble : 0,
+        };
+
+        return j;
+}
+
 /* One phase as untrusted_check with fast_check: the first input that
  * raises, times out or differs fails it; a run that ended before the
  * phase did (killed at the limit, or gone) is "timeout", as evalplus's
@@ -386,13 +398,8 @@ static const char *phase_status(const struct suite *s, size_t task, int ph,
 {
         const struct evalplus_suite *e = s->evalplus;
         const char *name = evalplus_phase_names[ph];
-        const cJSON *pb = s->tasks[task].problem;
         const cJSON *exp = cJSON_GetObjectItemCaseSensitive(e->truth[task], name);
-        const cJSON *atol = cJSON_GetObjectItemCaseSensitive(pb, "atol");
-        struct evalplus_judge j = {
-                evalplus_oracle_for(e->dataset, json_get_str(pb, "entry_point", "")),
-                cJSON_IsNumber(atol) ? atol->valuedouble : 0,
-        };
+        struct evalplus_judge j = evalplus_judge_for(s, task);
         const cJSON *special[2], *r, *x;
         const cJSON *args = e->args[ph][task] ? e->args[ph][task]->child : NULL;
         auto_free const cJSON **at = index_records(recs, name,
