@@ -203,6 +203,7 @@ static cJSON *truth_of(const cJSON *recs, const char *task_id, const struct run_
                 cJSON *vals = cJSON_AddArrayToObject(t, name);
                 snprintf(key, sizeof(key), "%s_time", name);
                 cJSON *times = cJSON_AddArrayToObject(t, key);
+                double ser_s = 0;
                 bool ended = false;
                 cJSON_ArrayForEach(rec, recs) {
                         const char *p = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(rec, "p"));
@@ -223,7 +224,10 @@ static cJSON *truth_of(const cJSON *recs, const char *task_id, const struct run_
                         }
                         cJSON_AddItemToArray(vals, cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(rec, "v"), true));
                         cJSON_AddItemToArray(times, cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(rec, "t"), true));
+                        ser_s += json_get_num(rec, "st", 0);
                 }
+                snprintf(key, sizeof(key), "%s_ser", name);
+                cJSON_AddNumberToObject(t, key, ser_s);
                 if (!ended) {
                         cJSON_Delete(t);
                         return sbx_fail(err, 0, "the reference solution of %s did not finish its "
