@@ -97,6 +97,10 @@ extern const char *const evalplus_phase_names[EVALPLUS_PHASES];
  * inputs; a file whose plus inputs the suite would ignore is an error that
  * names the suite to run. */
 int evalplus_attach(struct suite *s, struct sbx_err *err);
+/* evalplus's MbppPlus-OriginFmt line: MBPP's fields and "test", the base
+ * and plus inputs checked by asserts (--suite mbppplus builds it as MBPP
+ * with "test" in place of test_list). */
+bool evalplus_is_mbpp_originfmt(const cJSON *problem);
 void evalplus_free(struct evalplus_suite *e);
 /* A JSONL line with Python's NaN/Infinity, parsed with null in their
  * place; NULL when it is not valid JSON even so. */

@@ -133,6 +133,9 @@ static char *build_mbpp(const cJSON *pb, const struct suite_sample *smp,
         struct strbuf b = { 0 };
         const char *setup = json_get_str(pb, "test_setup_code", NULL);
         const cJSON *imports = cJSON_GetObjectItemCaseSensitive(pb, "test_imports");
+        /* MBPP+ OriginFmt (--suite mbppplus only: evalplus_attach): "test"
+         * checks the base and plus inputs; test_list is MBPP's three asserts */
+        const char *plus_tests = json_get_str(pb, "test", NULL);
 
         /* sanitized MBPP: the tests need test_imports (import math, ...) */
         if (cJSON_IsArray(imports) && cJSON_GetArraySize(imports) > 0) {
@@ -146,7 +149,9 @@ static char *build_mbpp(const cJSON *pb, const struct suite_sample *smp,
                 strbuf_add(&b, setup);
                 strbuf_add(&b, "\n");
         }
-        if (!add_field_text(&b, cJSON_GetObjectItemCaseSensitive(pb, "test_list")))
+        if (plus_tests)
+                strbuf_add(&b, plus_tests);
+        else if (!add_field_text(&b, cJSON_GetObjectItemCaseSensitive(pb, "test_list")))
                 b.oom = true;
         strbuf_add(&b, "\n");
         return sb_done(&b, err);

@@ -71,7 +71,7 @@ static int builtin(struct suite_def *def, const char *name)
                 def->timeout_ms = name[9] ? HUMANEVALPLUS_TIMEOUT_MS : HUMANEVAL_TIMEOUT_MS;
         } else if (!strcmp(name, "mbpp") || !strcmp(name, "mbppplus")) {
                 def->kind = SUITE_MBPP;
-                def->timeout_ms = MBPP_TIMEOUT_MS;
+                def->timeout_ms = name[4] ? MBPPPLUS_TIMEOUT_MS : MBPP_TIMEOUT_MS;
         } else if (!strcmp(name, "classeval")) {
                 def->kind = SUITE_CLASSEVAL;
                 def->timeout_ms = CLASSEVAL_CLASS_TIMEOUT_MS;

@@ -132,19 +132,34 @@ static int check_suite(const struct suite *s, enum evalplus_dataset ds, struct s
                         s->problems_path, what, s->def.name, want);
 }
 
+bool evalplus_is_mbpp_originfmt(const cJSON *problem)
+{
+        return cJSON_IsString(cJSON_GetObjectItemCaseSensitive(problem, "test")) &&
+               cJSON_IsString(cJSON_GetObjectItemCaseSensitive(problem, "code")) &&
+               cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(problem, "test_list"));
+}
+
+/* MbppPlus-OriginFmt is MBPP's form plus "test" (the plus tests as
+ * asserts): --suite mbpp would score it on its three base asserts. */
+static int check_originfmt(const struct suite *s, struct sbx_err *err)
+{
+        bool origin = s->n_tasks && evalplus_is_mbpp_originfmt(s->tasks[0].problem);
+
+        if (!origin || !strcmp(s->def.name, "mbppplus") || s->def.kind == SUITE_CUSTOM)
+                return 0;
+        return sbx_fail(err, 0, "%s is evalplus's MbppPlus-OriginFmt file (plus tests in "
+                        "\"test\"): --suite %s would ignore them; run --suite mbppplus",
+                        s->problems_path, s->def.name);
+}
+
 int evalplus_attach(struct suite *s, struct sbx_err *err)
 {
         struct evalplus_suite *e;
         bool native = s->n_tasks && cJSON_GetObjectItemCaseSensitive(s->tasks[0].problem,
                                                                       "plus_input");
 
-        if (!native) {
-                if (!strcmp(s->def.name, "mbppplus"))
-                        return sbx_fail(err, 0, "%s is not evalplus's MbppPlus.jsonl.gz "
-                                        "(no plus_input): --suite mbppplus reads only that form",
-                                        s->problems_path);
-                return 0;
-        }
+        if (!native)
+                return check_originfmt(s, err);
         enum evalplus_dataset ds = strncmp(s->tasks[0].task_id, "Mbpp/", 5)
                 ? EVALPLUS_HUMANEVAL : EVALPLUS_MBPP;
         if (check_suite(s, ds, err) < 0)

@@ -211,9 +211,10 @@ static int check_problem(const struct suite *s, cJSON *obj, const char *where,
 {
         if (cJSON_GetObjectItemCaseSensitive(obj, "plus_input"))
                 return 0;               /* evalplus's native form: evalplus_attach */
-        if (!strcmp(s->def.name, "mbppplus"))
-                return sbx_fail(err, 0, "%s: not evalplus's MbppPlus.jsonl.gz (no plus_input): "
-                                "--suite mbppplus reads only that form", where);
+        if (!strcmp(s->def.name, "mbppplus") && !evalplus_is_mbpp_originfmt(obj))
+                return sbx_fail(err, 0, "%s: not evalplus's MbppPlus.jsonl.gz (no plus_input) nor "
+                                "MbppPlus-OriginFmt (no \"test\"): --suite mbppplus reads only "
+                                "those forms", where);
         for (const char *const *f = required_fields[s->def.kind]; *f; f++)
                 if (!cJSON_GetObjectItemCaseSensitive(obj, *f))
                         return sbx_fail(err, 0, "%s: missing field \"%s\" for suite %s",
