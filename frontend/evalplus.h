@@ -80,7 +80,7 @@ struct verdict;
 #define EVALPLUS_MAX_OUTPUT_BYTES (256 << 20)   /* the reference's outputs, all inputs */
 #define EVALPLUS_TRUTH_TIMEOUT_S 600    /* a reference solution, all inputs */
 #define EVALPLUS_START_SLACK_S 3        /* interpreter start, imports */
-#define EVALPLUS_DIGEST_ABOVE_BYTES 1024 /* cached expected values larger: digests */
+#define EVALPLUS_DIGEST_ABOVE_BYTES 128 /* cached expected values larger: digests */
 
 struct evalplus_suite {
         enum evalplus_dataset dataset;

@@ -8,6 +8,7 @@
  * the same truth). A cache problem is a miss, never an error. */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -223,7 +224,9 @@ static cJSON *truth_of(const cJSON *recs, const char *task_id, const struct run_
                                                 st, m ? m : ""), NULL;
                         }
                         cJSON_AddItemToArray(vals, cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(rec, "v"), true));
-                        cJSON_AddItemToArray(times, cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(rec, "t"), true));
+                        /* to the microsecond: 17 digits of noise were half the entry */
+                        cJSON_AddItemToArray(times, cJSON_CreateNumber(
+                                round(json_get_num(rec, "t", 0) * 1e6) / 1e6));
                         ser_s += json_get_num(rec, "st", 0);
                 }
                 snprintf(key, sizeof(key), "%s_ser", name);
