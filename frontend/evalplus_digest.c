@@ -28,18 +28,18 @@ static void feed(struct sha256 *h, const char *s)
         sha256_update(h, s, strlen(s));
 }
 
-/* A real number (a double, or the int text Python's hex() wrote). */
+/* A float by its value: an integral one as the int it equals (1.0 == 1),
+ * any other by its exact hex (%a). */
 static bool feed_double(struct sha256 *h, double d)
 {
         char text[420];
 
         if (isnan(d))
                 return false;
-        if (ep_integral_hex(d, text + 1, sizeof(text) - 2)) {
+        if (ep_integral_hex(d, text + 1, sizeof(text) - 2))
                 text[0] = 'I';
-        } else {
+        else
                 snprintf(text, sizeof(text), "F%a", d);
-        }
         strcat(text, ";");
         feed(h, text);
         return true;
