@@ -88,6 +88,7 @@ struct evalplus_suite {
         char **raw[EVALPLUS_PHASES];    /* per task: base_input, plus_input JSON text */
         cJSON **args[EVALPLUS_PHASES];  /* the same parsed (oracles), or NULL */
         cJSON **truth;                  /* per task {"base": [...], "base_time": [...], ...} */
+        double max_timeout_s, max_cpu_s; /* the helper's ceilings, or 0 */
 };
 
 extern const char *const evalplus_phase_names[EVALPLUS_PHASES];

@@ -125,6 +125,29 @@ static void cache_store(const struct suite *s, const char *path, const char *key
                 unlink(tmp);
 }
 
+/* evalplus's limits can pass the helper's ceilings (helper.conf's max_cpu
+ * and max_timeout, 300 s by default: the ground truth asks 600 s, a sample
+ * of Mbpp/255 about 400), and the helper refuses a run that asks more: such
+ * runs get the ceiling, the admin's choice, said once. */
+static void read_ceilings(struct evalplus_suite *e, struct sandbox *sb)
+{
+        if (!sandbox_helper_ceilings(sb, &e->max_timeout_s, &e->max_cpu_s))
+                return;
+        if ((e->max_timeout_s > 0 && e->max_timeout_s < EVALPLUS_TRUTH_TIMEOUT_S) ||
+            (e->max_cpu_s > 0 && e->max_cpu_s < EVALPLUS_TRUTH_TIMEOUT_S))
+                fprintf(stderr, "sbx-run: the helper's ceilings (timeout %g s, cpu %g s) are "
+                        "below some of evalplus's limits: those runs get the ceiling\n",
+                        e->max_timeout_s, e->max_cpu_s);
+}
+
+static void clamp_limits(const struct evalplus_suite *e, struct run_spec *spec)
+{
+        if (e->max_timeout_s > 0 && spec->timeout_ms > (int64_t)(e->max_timeout_s * 1000))
+                spec->timeout_ms = (int64_t)(e->max_timeout_s * 1000);
+        if (e->max_cpu_s > 0 && spec->cpu_limit_s > (int64_t)e->max_cpu_s)
+                spec->cpu_limit_s = (int64_t)e->max_cpu_s;
+}
+
 /* ---- computing it ---- */
 
 struct truth_run {
@@ -187,6 +210,7 @@ static int truth_start(void *vctx, size_t job, struct sbx_run **run, struct sbx_
         spec.workdir_files = files;
         spec.timeout_ms = EVALPLUS_TRUTH_TIMEOUT_S * 1000;
         spec.cpu_limit_s = EVALPLUS_TRUTH_TIMEOUT_S;
+        clamp_limits(T->s->evalplus, &spec);
         return sbx_run_start(T->sb, &spec, run, err);
 }
 
@@ -320,6 +344,8 @@ int evalplus_truth_ensure(struct suite *s, struct sandbox *sb, int parallel,
         auto_free char *key = truth_key(s, sandbox_python(sb));
         auto_free char *path = key && !getenv("SBX_NO_EVALPLUS_CACHE") ? cache_path(key) : NULL;
 
+        read_ceilings(s->evalplus, sb);
+
         if (path && cache_load(s, path, key))
                 return 0;
         if (compute(s, sb, parallel, err) < 0)
@@ -352,5 +378,6 @@ int evalplus_start(const struct suite *s, const struct suite_sample *smp,
         /* the phases' limits are wall time, as evalplus's; CPU the same */
         spec.timeout_ms = (int64_t)(wall_s * 1000);
         spec.cpu_limit_s = (int64_t)wall_s + 1;
+        clamp_limits(s->evalplus, &spec);
         return sbx_run_start(sb, &spec, run, err);
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "proc.h"
+#include "util.h"
 #include "run_internal.h"
 #include "sandbox_impl.h"
 
@@ -289,6 +290,23 @@ static cJSON *helper_self_probe(const char *helper)
         }
         free(out.data);
         return j;
+}
+
+int sandbox_helper_ceilings(const struct sandbox *sb, double *timeout_s, double *cpu_s)
+{
+        cJSON *hp;
+        const cJSON *c;
+
+        *timeout_s = *cpu_s = 0;
+        if (sb->tier != TIER_HELPER || !sb->tool[TIER_HELPER] ||
+            !(hp = helper_self_probe(sb->tool[TIER_HELPER])))
+                return 0;
+        c = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(hp, "config"),
+                                             "ceilings");
+        *timeout_s = json_get_num(c, "timeout", 0);
+        *cpu_s = json_get_num(c, "cpu", 0);
+        cJSON_Delete(hp);
+        return 1;
 }
 
 /* The helper's own explanation: the first string field that says why. */

@@ -54,6 +54,11 @@ int sandbox_open(struct sandbox **out, const struct sandbox_opts *opts,
                  struct sbx_err *err);
 void sandbox_close(struct sandbox *sb);
 enum tier sandbox_tier(const struct sandbox *sb);
+/* In the helper tier, the admin's ceilings on a run's --timeout and --cpu
+ * (helper.conf's max_timeout, max_cpu; `sbx-helper --probe`): 1 with them
+ * set, 0 (both 0) in other tiers or when the helper does not say. A run
+ * that asks more is refused by the helper. */
+int sandbox_helper_ceilings(const struct sandbox *sb, double *timeout_s, double *cpu_s);
 /* Absolute path of the interpreter that runs will exec (venv's or base). */
 /* Where a bare argv[0] is looked up (the sandbox's own PATH). */
 #define SANDBOX_PATH "/usr/bin:/bin"
