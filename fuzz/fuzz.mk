@@ -31,6 +31,7 @@ FUZZ_LDFLAGS := -fsanitize=fuzzer,address,undefined
 FUZZ_SUITE_SRCS  := frontend/suite_load.c frontend/suite_def.c frontend/suite_build.c \
                     frontend/suite_formats.c frontend/suite_summary.c \
                     frontend/suite_evalplus.c frontend/evalplus_compare.c frontend/evalplus_oracle.c \
+                    frontend/evalplus_digest.c \
                     frontend/sha256.c \
                     frontend/run_result.c frontend/tier.c \
                     frontend/classeval.c frontend/passk.c frontend/err.c frontend/strbuf.c \
