@@ -123,7 +123,8 @@ int evalplus_start(const struct suite *s, const struct suite_sample *smp,
                    struct sbx_run **run, struct sbx_err *err);
 void evalplus_score(const struct suite *s, size_t task, const struct run_result *r,
                     struct verdict *v);
-/* A phase's judge for the task, as it starts: its oracle and its atol. */
+/* A phase's judge for the task, as it starts: its oracle and its atol
+ * (evalplus_oracle.c). */
 struct evalplus_judge evalplus_judge_for(const struct suite *s, size_t task);
 
 /* --evalplus-results: evalplus's eval_results.json from the results lines

@@ -397,18 +397,6 @@ static const cJSON **index_records(const cJSON *recs, const char *phase, size_t 
         return at;
 }
 
-struct evalplus_judge evalplus_judge_for(const struct suite *s, size_t task)
-{
-        const cJSON *pb = s->tasks[task].problem;
-        const cJSON *atol = cJSON_GetObjectItemCaseSensitive(pb, "atol");
-        struct evalplus_judge j = {
-                evalplus_oracle_for(s->evalplus->dataset, json_get_str(pb, "entry_point", "")),
-                cJSON_IsNumber(atol) ? atol->valuedouble : 0,
-        };
-
-        return j;
-}
-
 /* One phase as untrusted_check with fast_check: the first input that
  * raises, times out or differs fails it; a run that ended before the
  * phase did (killed at the limit, or gone) is "timeout", as evalplus's
