@@ -1,7 +1,9 @@
 #!/bin/bash
 # The evalplus ground-truth cache: computed once and reused (an entry edited
 # by hand changes the verdict: it was read, not recomputed), rebuilt when the
-# problem file or the interpreter changes, and whole under two runs at once.
+# problem file or the interpreter changes, whole under two runs at once,
+# small (large values as digests); and the ground truth and the samples run
+# in the helper tier under its ceilings.
 . "$(dirname "$0")/../lib/lib.sh"
 require_test_root
 HEP=$SBX_DATA/humanevalplus/HumanEvalPlus.jsonl.gz
@@ -104,4 +106,19 @@ check "... its cache entry holds digests" grep -q '\["k","' "$E113"
 size=$(stat -c %s "$E113")
 # 983 plus inputs: about 80 bytes each (a digest and a time) is the floor
 check "... and is under 100 KiB, a quarter of the values' 410 KB: $size bytes" test "$size" -lt 102400
+# In the helper tier: evalplus's limits pass the admin's ceilings (the test
+# root's helper.conf: max_cpu 60, max_timeout 120; the ground truth asks
+# 600 s, a HumanEval+ sample about 125 s) and the helper refuses a run that
+# asks more: such runs get the ceiling, said once, and the references pass
+# (every run was refused before).
+export SBX_EXTRA_ENV="SBX_CACHE=$D/cache4 SBX_HELPER=$SBX_HELPER"
+as_user "$SBX_RUN" --suite humanevalplus --problems "$D/p.jsonl" --canonical -j 2 \
+        --no-progress --out "$D/h.jsonl" > "$D/h.txt" 2>&1
+is "the references' run in the helper tier: exit 0" "$?" 0
+is "... both pass base and plus, in the helper tier" "$($HOST_PY -c 'import json,sys
+print(" ".join("%s:%s/%s" % (r["tier"], r["base_status"], r["plus_status"])
+               for r in sorted(map(json.loads, open(sys.argv[1])), key=lambda r: r["sbx_index"])))' "$D/h.jsonl")" \
+        "helper:pass/pass helper:pass/pass"
+check "... the ceilings are named once" test "$(grep -c "the helper's ceilings (timeout 120 s, cpu 60 s)" "$D/h.txt")" = 1
+check "... nothing was refused by the helper" bash -c "! grep -q 'above the ceiling' '$D/h.jsonl' '$D/h.txt'"
 done_testing
