@@ -8,7 +8,8 @@
 # `python3 -I -B trivial.py`, as ratios. Goals: the helper adds at most
 # what isolate adds; sbx-run --file <= 1.15x bare in the helper tier and
 # <= 1.3x in the others. The load is printed before and after: on a busy
-# machine the ratios are noise.
+# machine the ratios are noise; the median CPU time of each (timerun's,
+# the whole process tree's) is printed too, which load inflates far less.
 #   As root: sets up the test user and a temp root with a setuid helper
 #   (tests/lib/setup-root.sh), measures as that user, removes the root.
 #   ROUNDS=80 (default), ISOLATE=/opt/isolate/isolate, BUILD, TIMERUN.
@@ -70,20 +71,22 @@ if awk -v n="$(nproc)" '{ exit !($1 > n) }' /proc/loadavg; then
 fi
 awk '
 NR == 1 { next }
-{ name[NR] = $1; med[$1] = $2; p90[$1] = $3; order[++n] = $1 }
+{ name[NR] = $1; med[$1] = $2; p90[$1] = $3; cpu[$1] = $7; order[++n] = $1 }
 END {
-        printf "%-20s %9s %9s %10s  %s\n", "variant", "median_ms", "p90_ms", "added_ms", "ratio"
+        printf "%-20s %9s %9s %10s %8s %9s  %s\n", "variant", "median_ms", "p90_ms", "added_ms",
+               "cpu_ms", "added_cpu", "ratio"
         for (i = 1; i <= n; i++) {
                 v = order[i]
                 base = (v ~ /^sbx-run:/ || v == "bare-file") ? "bare-file" : "bare"
                 goal = v == "sbx-run:helper" ? 1.15 : v ~ /^sbx-run:/ ? 1.3 : 0
                 verdict = goal ? sprintf("  (goal <= %.2f: %s)", goal,
                                          med[v] / med[base] <= goal ? "met" : "NOT met") : ""
-                printf "%-20s %9.3f %9.3f %10.3f  %5.2fx %s%s\n", v, med[v], p90[v],
-                       med[v] - med[base], med[v] / med[base], base, verdict
+                printf "%-20s %9.3f %9.3f %10.3f %8.3f %9.3f  %5.2fx %s%s\n", v, med[v], p90[v],
+                       med[v] - med[base], cpu[v], cpu[v] - cpu[base], med[v] / med[base], base, verdict
         }
         if ("isolate" in med)
-                printf "sbx-helper adds %.3f ms, isolate %.3f ms: %s\n",
-                       med["sbx-helper"] - med["bare"], med["isolate"] - med["bare"],
+                printf "sbx-helper adds %.3f ms (%.3f ms CPU), isolate %.3f ms (%.3f ms CPU): %s\n",
+                       med["sbx-helper"] - med["bare"], cpu["sbx-helper"] - cpu["bare"],
+                       med["isolate"] - med["bare"], cpu["isolate"] - cpu["bare"],
                        med["sbx-helper"] <= med["isolate"] ? "goal met" : "goal NOT met"
 }' <<<"$out"

@@ -13,9 +13,11 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 . "$repo/bench/lib/setup.sh"
 rounds=${ROUNDS:-5}
 jobs=${JOBS:-2}
-data=${SBX_SHARED:-$repo/../shared}/suites/humaneval/HumanEval.jsonl.gz
+# HumanEval ships in suites/ (issue 12); SBX_SHARED points at another copy.
+data=${SBX_SHARED:+$SBX_SHARED/suites/humaneval/HumanEval.jsonl.gz}
+data=${data:-$repo/suites/humaneval/HumanEval.jsonl.gz}
 target=1.15
-[ -r "$data" ] || { echo "suite-bench: $data missing (set SBX_SHARED)" >&2; exit 1; }
+[ -r "$data" ] || { echo "suite-bench: $data missing" >&2; exit 1; }
 bench_setup suite-bench sbx-run
 work=$SBX_TEST_ROOT/share/suite-bench
 mkdir -p "$work/programs"

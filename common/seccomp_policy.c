@@ -259,7 +259,8 @@ int sbx_seccomp_compile(const char *text, scmp_filter_ctx *out, int *enosys_abov
         int line = 0;
 
         /* Another ABI's syscall numbers would dodge every rule: kill it. */
-        if (!st.ctx || seccomp_attr_set(st.ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS) < 0) {
+        if (!st.ctx || seccomp_attr_set(st.ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS) < 0 ||
+            seccomp_attr_set(st.ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2) < 0) {
                 policy_fail(errbuf, errlen, 0, "cannot set up a libseccomp filter");
                 goto fail;
         }

@@ -1,5 +1,6 @@
 /* Building the argv of each tier from precomputed parts. Pure: no system
- * calls, so every tier's argv is unit tested (tests/unit/frontend_argv.c). */
+ * calls, so every tier's argv is unit tested (tests/unit/frontend_argv.c).
+ * Each tier's own part is in its row of tier.c (tier_ops.h). */
 #ifndef SBX_ARGV_H
 #define SBX_ARGV_H
 
@@ -55,12 +56,16 @@ struct run_params {
         char *const *argv;
 };
 
-/* The session-wide part, computed once by sandbox_open. */
+/* The session-wide part, computed once by sandbox_open (tier.c, through
+ * the tier's row). */
 int tier_build_prefix(enum tier t, const struct tier_params *p,
                       struct strvec *out);
 /* prefix + the per-run part: workdir, limits, "--", argv. */
 int tier_build_argv(enum tier t, const struct strvec *prefix,
                     const struct run_params *rp, struct strvec *out);
+
+/* OPT and N as two words. */
+int argv_push_num(struct strvec *v, const char *opt, long long n);
 
 /* A run's environment: the session's (base + user pairs), then HOME and
  * TMPDIR = workdir, then the run's extras; where a NAME repeats, the later

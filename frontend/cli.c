@@ -1,28 +1,27 @@
 /* sbx-run's command line: one getopt_long table for every mode, parsed
  * into struct cli_opts. Adding an option: an enum value, a table row, a
- * case in apply_option, a line in cli_usage. */
+ * case in apply_option, a line in cli_usage. The limits (--timeout, -j,
+ * ...) come from limit.h's table instead: their options, parsing and
+ * --help lines are its rows; store_limit puts a value in its field. */
 #include <errno.h>
 #include <getopt.h>
-#include <limits.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "cluster_env.h"
-
-#define MAX_TIMEOUT_MS   (24LL * 3600 * 1000)
-#define MAX_JOBS         4096
+#include "limit.h"
 
 enum opt_id {
         OPT_FILE = 256, OPT_WORKDIR, OPT_PROBE, OPT_SUITE, OPT_PROBLEMS,
-        OPT_SAMPLES, OPT_CANONICAL, OPT_JOBS, OPT_OUT, OPT_SUMMARY, OPT_K, OPT_EVALPLUS_RESULTS,
+        OPT_SAMPLES, OPT_CANONICAL, OPT_OUT, OPT_SUMMARY, OPT_K, OPT_EVALPLUS_RESULTS,
         OPT_RESUME, OPT_SHARD, OPT_PROGRESS, OPT_NO_PROGRESS,
-        OPT_JSON, OPT_TIMEOUT, OPT_CPU, OPT_MEMORY, OPT_FSIZE, OPT_MAX_OUTPUT, OPT_TIER,
+        OPT_JSON, OPT_TIER,
         OPT_REQUIRE_TIER, OPT_PYTHON, OPT_VENV, OPT_PACKAGE, OPT_PROVISION,
         OPT_ENV, OPT_RO_BIND, OPT_REBUILD, OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_REPEAT,
         OPT_PRINT_ARGV, OPT_ALLOW_PARTIAL, OPT_TASKS, OPT_DUMP, OPT_ALLOW_ROOT,
         OPT_SERVE,
+        OPT_LIMIT = 512,        /* + enum limit_id: a row of limit_table */
 };
 
 static const struct option long_options[] = {
@@ -33,7 +32,6 @@ static const struct option long_options[] = {
         { "problems", required_argument, NULL, OPT_PROBLEMS },
         { "samples", required_argument, NULL, OPT_SAMPLES },
         { "canonical", no_argument, NULL, OPT_CANONICAL },
-        { "jobs", required_argument, NULL, OPT_JOBS },
         { "out", required_argument, NULL, OPT_OUT },
         { "summary", required_argument, NULL, OPT_SUMMARY },
         { "evalplus-results", required_argument, NULL, OPT_EVALPLUS_RESULTS },
@@ -43,11 +41,6 @@ static const struct option long_options[] = {
         { "progress", no_argument, NULL, OPT_PROGRESS },
         { "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
         { "json", no_argument, NULL, OPT_JSON },
-        { "timeout", required_argument, NULL, OPT_TIMEOUT },
-        { "cpu", required_argument, NULL, OPT_CPU },
-        { "memory", required_argument, NULL, OPT_MEMORY },
-        { "fsize", required_argument, NULL, OPT_FSIZE },
-        { "max-output", required_argument, NULL, OPT_MAX_OUTPUT },
         { "tier", required_argument, NULL, OPT_TIER },
         { "require-tier", required_argument, NULL, OPT_REQUIRE_TIER },
         { "python", required_argument, NULL, OPT_PYTHON },
@@ -67,69 +60,37 @@ static const struct option long_options[] = {
         { "serve", no_argument, NULL, OPT_SERVE },
         { "help", no_argument, NULL, OPT_HELP },
         { "version", no_argument, NULL, OPT_VERSION },
-        { NULL, 0, NULL, 0 },
 };
+#define N_OPTIONS (sizeof(long_options) / sizeof(long_options[0]))
 
-/* Whole string, base 10, in [min, max]. */
 /* An option given more than once keeps each value, in order. */
 static int push_arg(struct strvec *v, const char *arg, struct sbx_err *err)
 {
-        return strvec_push(v, arg) < 0 ? sbx_fail(err, errno, "out of memory") : 0;
+        return strvec_push(v, arg) < 0 ? sbx_fail_oom(err, "out of memory") : 0;
 }
 
-static int parse_ll(const char *opt, const char *s, long long min, long long max,
-                    long long *out, struct sbx_err *err)
+/* A limit's value goes to the field that the modes read. */
+static void store_limit(struct cli_opts *o, enum limit_id id, long long v)
 {
-        char *end;
-
-        errno = 0;
-        long long v = strtoll(s, &end, 10);
-        if (errno || end == s || *end || v < min || v > max)
-                return sbx_fail(err, 0, "%s: '%s' is not an integer in [%lld, %lld]",
-                                opt, s, min, max);
-        *out = v;
-        return 0;
-}
-
-/* Bytes with an optional K/M/G suffix (powers of 1024). */
-static int parse_size(const char *opt, const char *s, long long *out,
-                      struct sbx_err *err)
-{
-        char *end;
-        int shift = 0;
-
-        errno = 0;
-        long long v = strtoll(s, &end, 10);
-        if (end != s && end[0] && !end[1]) {
-                const char *units = "KMG";
-                const char *u = strchr(units, end[0] & ~0x20);
-                if (u) {
-                        shift = 10 * (int)(u - units + 1);
-                        end++;
-                }
+        switch (id) {
+        case LIMIT_TIMEOUT: o->timeout_ms = v; return;
+        case LIMIT_CPU: o->cpu_limit_s = v; return;
+        case LIMIT_MEMORY: o->sb.memory_bytes = v; return;
+        case LIMIT_FSIZE: o->sb.fsize_bytes = v; return;
+        case LIMIT_MAX_OUTPUT: o->sb.max_output_bytes = (size_t)v; return;
+        case LIMIT_JOBS: o->jobs = (int)v; return;
+        case LIMIT_COUNT: return;
         }
-        if (errno || end == s || *end || v <= 0 || v > (LLONG_MAX >> shift))
-                return sbx_fail(err, 0, "%s: '%s' is not a size (bytes, or with K/M/G)",
-                                opt, s);
-        *out = v << shift;
-        return 0;
 }
 
-/* Seconds, decimals allowed ("2.5"). */
-static int parse_seconds(const char *opt, const char *s, int64_t *ms,
-                         struct sbx_err *err)
+static int apply_limit(enum limit_id id, const char *arg, struct cli_opts *o,
+                       struct sbx_err *err)
 {
-        char *end;
+        long long v;
 
-        errno = 0;
-        double v = strtod(s, &end);
-        if (errno || end == s || *end || !isfinite(v) || v <= 0 ||
-            v * 1000 > (double)MAX_TIMEOUT_MS)
-                return sbx_fail(err, 0, "%s: '%s' is not a number of seconds in "
-                                "(0, %lld]", opt, s, MAX_TIMEOUT_MS / 1000);
-        *ms = (int64_t)(v * 1000);
-        if ((double)*ms < v * 1000)     /* round up: never shorter than asked */
-                (*ms)++;
+        if (limit_parse(id, arg, &v, err) < 0)
+                return -1;
+        store_limit(o, id, v);
         return 0;
 }
 
@@ -174,8 +135,9 @@ static int apply_option(int id, const char *arg, struct cli_opts *o,
                         struct sbx_err *err)
 {
         long long n = 0;
-        int64_t ms;
 
+        if (id >= OPT_LIMIT && id < OPT_LIMIT + LIMIT_COUNT)
+                return apply_limit((enum limit_id)(id - OPT_LIMIT), arg, o, err);
         switch (id) {
         case OPT_FILE: o->file = arg; return set_mode(o, CLI_MODE_FILE, "--file", err);
         case OPT_WORKDIR: o->workdir = arg; return 0;
@@ -184,11 +146,6 @@ static int apply_option(int id, const char *arg, struct cli_opts *o,
         case OPT_PROBLEMS: o->problems = arg; return 0;
         case OPT_SAMPLES: o->samples = arg; return 0;
         case OPT_CANONICAL: o->canonical = true; return 0;
-        case OPT_JOBS:
-                if (parse_ll("--jobs", arg, 1, MAX_JOBS, &n, err) < 0)
-                        return -1;
-                o->jobs = (int)n;
-                return 0;
         case OPT_OUT: o->out = arg; return 0;
         case OPT_SUMMARY: o->summary = arg; return 0;
         case OPT_EVALPLUS_RESULTS: o->evalplus_results = arg; return 0;
@@ -198,24 +155,6 @@ static int apply_option(int id, const char *arg, struct cli_opts *o,
         case OPT_PROGRESS: o->progress = 1; return 0;
         case OPT_NO_PROGRESS: o->progress = 0; return 0;
         case OPT_JSON: o->json = true; return 0;
-        case OPT_TIMEOUT: return parse_seconds("--timeout", arg, &o->timeout_ms, err);
-        case OPT_CPU:
-                if (parse_seconds("--cpu", arg, &ms, err) < 0)
-                        return -1;
-                o->cpu_limit_s = (ms + 999) / 1000;     /* RLIMIT_CPU is whole seconds */
-                return 0;
-        case OPT_MEMORY:
-                if (strcmp(arg, "none") == 0) {
-                        o->sb.memory_bytes = -1;
-                        return 0;
-                }
-                return parse_size("--memory", arg, &o->sb.memory_bytes, err);
-        case OPT_FSIZE: return parse_size("--fsize", arg, &o->sb.fsize_bytes, err);
-        case OPT_MAX_OUTPUT:
-                if (parse_size("--max-output", arg, &n, err) < 0)
-                        return -1;
-                o->sb.max_output_bytes = (size_t)n;
-                return 0;
         case OPT_TIER: return parse_tier("--tier", arg, &o->sb.force_tier, err);
         case OPT_REQUIRE_TIER:
                 return parse_tier("--require-tier", arg, &o->sb.require_tier, err);
@@ -233,7 +172,7 @@ static int apply_option(int id, const char *arg, struct cli_opts *o,
                 return push_arg(&o->ro_binds, arg, err);
         case OPT_REBUILD: o->sb.rebuild = true; return 0;
         case OPT_REPEAT:
-                if (parse_ll("--repeat", arg, 1, 1000000, &n, err) < 0)
+                if (limit_parse_int("--repeat", arg, 1, 1000000, &n, err) < 0)
                         return -1;
                 o->repeat = (int)n;
                 return 0;
@@ -257,8 +196,8 @@ static int apply_option(int id, const char *arg, struct cli_opts *o,
 static void defaults(struct cli_opts *o)
 {
         memset(o, 0, sizeof(*o));
-        o->sb.force_tier = TIER_NONE;
-        o->sb.require_tier = TIER_NONE;
+        sandbox_opts_init(&o->sb);
+        o->sb.warn = cli_print_warning;
         o->progress = -1;
 }
 
@@ -326,22 +265,57 @@ static int check_mode(struct cli_opts *o, int argc, char **argv, struct sbx_err 
         return 0;
 }
 
+/* The getopt tables: the fixed options and a row per limit; a limit's
+ * short option gives its OPT_LIMIT id. */
+struct option_tables {
+        struct option longs[N_OPTIONS + LIMIT_COUNT + 1];
+        char shorts[2 * LIMIT_COUNT + 8];
+};
+
+static void build_options(struct option_tables *t)
+{
+        size_t ns = 0;
+
+        memcpy(t->longs, long_options, sizeof(long_options));
+        t->shorts[ns++] = '+';
+        for (int i = 0; i < LIMIT_COUNT; i++) {
+                t->longs[N_OPTIONS + i] = (struct option){
+                        limit_table[i].option, required_argument, NULL, OPT_LIMIT + i };
+                if (limit_table[i].short_option) {
+                        t->shorts[ns++] = limit_table[i].short_option;
+                        t->shorts[ns++] = ':';
+                }
+        }
+        t->longs[N_OPTIONS + LIMIT_COUNT] = (struct option){ NULL, 0, NULL, 0 };
+        memcpy(t->shorts + ns, "hqV", 4);
+}
+
+static int short_limit(int c)
+{
+        for (int i = 0; i < LIMIT_COUNT; i++)
+                if (limit_table[i].short_option == c)
+                        return OPT_LIMIT + i;
+        return c;
+}
+
 int cli_parse(int argc, char **argv, struct cli_opts *o, struct sbx_err *err)
 {
+        struct option_tables t;
         int id;
 
         defaults(o);
         if (argc >= 2 && strcmp(argv[1], "merge") == 0)
                 return parse_merge(argc, argv, o, err);
+        build_options(&t);
         optind = 1;
         opterr = 0;
-        while ((id = getopt_long(argc, argv, "+j:hqV", long_options, NULL)) != -1) {
+        while ((id = getopt_long(argc, argv, t.shorts, t.longs, NULL)) != -1) {
                 if (id == '?' || id == ':')
                         return sbx_fail(err, 0, "%s: unknown option or missing value "
                                         "(see --help)", argv[optind - 1]);
-                if (id == 'j')
-                        id = OPT_JOBS;
-                else if (id == 'h')
+                if (id < 256)
+                        id = short_limit(id);
+                if (id == 'h')
                         id = OPT_HELP;
                 else if (id == 'q')
                         id = OPT_QUIET;

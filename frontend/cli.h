@@ -70,6 +70,8 @@ void cli_usage(FILE *fp);
 int run_cli_file(struct cli_opts *opts);
 int run_cli_argv(struct cli_opts *opts);
 int run_cli_probe(struct cli_opts *opts);
+/* sandbox_opts.warn for every mode: "sbx-run: MSG" on stderr. */
+void cli_print_warning(const char *msg, void *ctx);
 int suite_cli_main(struct cli_opts *opts);
 int merge_cli_main(struct cli_opts *opts);
 int serve_main(struct cli_opts *opts, int argc, char **argv);

@@ -141,22 +141,7 @@ static int shard_from_kubernetes(int *index, int *count, struct sbx_err *err)
 }
 
 /* Every message starts with the option it explains. */
-static int prefix_message(struct sbx_err *err)
-{
-        static const char prefix[] = "--shard auto: ";
-        size_t prefix_len = sizeof(prefix) - 1;
-        size_t keep;
-
-        if (!err)
-                return -1;
-        keep = strnlen(err->msg, sizeof(err->msg) - 1);
-        if (keep > sizeof(err->msg) - 1 - prefix_len)
-                keep = sizeof(err->msg) - 1 - prefix_len;
-        memmove(err->msg + prefix_len, err->msg, keep);
-        memcpy(err->msg, prefix, prefix_len);
-        err->msg[prefix_len + keep] = '\0';
-        return -1;
-}
+#define SHARD_AUTO "--shard auto: "
 
 int cluster_shard_from_env(int *index, int *count, struct sbx_err *err)
 {
@@ -168,18 +153,18 @@ int cluster_shard_from_env(int *index, int *count, struct sbx_err *err)
         if (slurm && kubernetes) {
                 sbx_fail(err, 0, "both %s and %s are set; unset one or use --shard I/N",
                          SLURM_ID_VAR, K8S_INDEX_VAR);
-                return prefix_message(err);
+                return sbx_err_wrap(err, SHARD_AUTO);
         }
         if (!slurm && !kubernetes) {
                 sbx_fail(err, 0, "neither %s (Slurm job array) nor %s "
                          "(Kubernetes indexed job) is set; use --shard I/N",
                          SLURM_ID_VAR, K8S_INDEX_VAR);
-                return prefix_message(err);
+                return sbx_err_wrap(err, SHARD_AUTO);
         }
         rc = slurm ? shard_from_slurm(&found_index, &found_count, err)
                    : shard_from_kubernetes(&found_index, &found_count, err);
         if (rc < 0)
-                return prefix_message(err);
+                return sbx_err_wrap(err, SHARD_AUTO);
         *index = found_index;
         *count = found_count;
         return 0;

@@ -6,127 +6,59 @@
  * `python3 PROGRAM` would; "classeval PROGRAM LIMIT_S MODULE CLASS..."
  * imports it as MODULE and runs each unittest class with its own timer
  * (LIMIT_S of CPU, 2 x LIMIT_S + 2 wall), as ClassEval's harness does with
- * func_timeout(5). docs/suites.md describes the markers and their limits. */
+ * func_timeout(5). docs/suites.md describes the markers and their limits.
+ * The driver is frontend/driver.py, embedded at build time (common/embed.sh). */
 #include "driver.h"
+#include "driver_text.h"
 
-const char driver_source[] =
-        "# sbx's trusted driver: runs the candidate program and reports, on a copy of\n"
-        "# the real stdout, whether it returned normally. Fixed code, never program text.\n"
-        "import os, sys\n"
-        "def _sbx_main(argv):\n"
-        "    write, exit_now, dup2 = os.write, os._exit, os.dup2\n"
-        "    out = os.dup(1)\n"
-        "    nonce = os.urandom(16).hex()\n"
-        "    write(out, ('@@SBX-BEGIN %s@@\\n' % nonce).encode())\n"
-        "    def describe(e):\n"
-        "        try:\n"
-        "            msg = str(e)\n"
-        "        except BaseException:\n"
-        "            msg = '<unprintable %s>' % type(e).__name__\n"
-        "        return {'type': type(e).__name__, 'msg': msg[:1000]}\n"
-        "    # JSON by hand, as json.dumps(ensure_ascii=True) would: importing json\n"
-        "    # costs more than a trivial sample's whole run.\n"
-        "    def jstr(s):\n"
-        "        r = []\n"
-        "        for c in s:\n"
-        "            o = ord(c)\n"
-        "            if 0x20 <= o < 0x7f and c != '\"' and c != '\\\\':\n"
-        "                r.append(c)\n"
-        "            elif o > 0xffff:\n"
-        "                o -= 0x10000\n"
-        "                r.append('\\\\u%04x\\\\u%04x' % (0xd800 + (o >> 10), 0xdc00 + (o & 0x3ff)))\n"
-        "            else:\n"
-        "                r.append('\\\\u%04x' % o)\n"
-        "        return '\"' + ''.join(r) + '\"'\n"
-        "    def dumps(v):\n"
-        "        if v is None:\n"
-        "            return 'null'\n"
-        "        if isinstance(v, str):\n"
-        "            return jstr(v)\n"
-        "        if isinstance(v, dict):\n"
-        "            return '{' + ','.join(jstr(k) + ':' + dumps(x) for k, x in v.items()) + '}'\n"
-        "        return '[' + ','.join('%d' % x for x in v) + ']'\n"
-        "    def finish(kind, payload):\n"
-        "        for f in (sys.stdout, sys.stderr):\n"
-        "            try:\n"
-        "                f.flush()\n"
-        "            except BaseException:\n"
-        "                pass\n"
-        "        null = os.open(os.devnull, os.O_WRONLY)\n"
-        "        dup2(null, 1)\n"
-        "        dup2(null, 2)\n"
-        "        write(out, ('\\n@@SBX-END %s %s %s@@\\n' % (nonce, kind, dumps(payload))).encode())\n"
-        "        exit_now(1 if kind == 'exc' else 0)\n"
-        "    mode, path = argv[1], argv[2]\n"
-        "    sys.path.insert(0, os.path.dirname(os.path.abspath(path)))\n"
-        "    sys.argv = [path]\n"
-        "    if mode == 'script':\n"
-        "        # What runpy.run_path(path, run_name='__main__') does for a file,\n"
-        "        # without importing runpy and pkgutil for every sample.\n"
-        "        main = type(sys)('__main__')\n"
-        "        main.__file__, main.__cached__ = path, None\n"
-        "        sys.modules['__main__'] = main\n"
-        "        try:\n"
-        "            with open(path, 'rb') as f:\n"
-        "                code = compile(f.read(), path, 'exec')\n"
-        "            exec(code, main.__dict__)\n"
-        "        except BaseException as e:\n"
-        "            # the traceback goes to stderr, whose tail the result keeps\n"
-        "            try:\n"
-        "                import traceback\n"
-        "                traceback.print_exception(type(e), e, e.__traceback__.tb_next)\n"
-        "            except BaseException:\n"
-        "                pass\n"
-        "            finish('exc', describe(e))\n"
-        "        finish('ok', None)\n"
-        "    import importlib.util, signal, unittest\n"
-        "    limit_s, modname, classes = float(argv[3]), argv[4], argv[5:]\n"
-        "    class SbxTimeout(KeyboardInterrupt):\n"
-        "        pass\n"
-        "    def on_timer(signum, frame):\n"
-        "        signal.setitimer(signal.ITIMER_REAL, 0.5)   # again, if it was swallowed\n"
-        "        raise SbxTimeout()\n"
-        "    def load():\n"
-        "        mod = sys.modules.get(modname)\n"
-        "        if mod is not None:\n"
-        "            return mod\n"
-        "        spec = importlib.util.spec_from_file_location(modname, path)\n"
-        "        mod = importlib.util.module_from_spec(spec)\n"
-        "        sys.modules[modname] = mod\n"
-        "        try:\n"
-        "            spec.loader.exec_module(mod)\n"
-        "        except BaseException:\n"
-        "            sys.modules.pop(modname, None)\n"
-        "            raise\n"
-        "        return mod\n"
-        "    def run_class(name):\n"
-        "        mod = load()\n"
-        "        tests = unittest.TestLoader().loadTestsFromTestCase(getattr(mod, name))\n"
-        "        with open(os.devnull, 'w') as log:\n"
-        "            res = unittest.TextTestRunner(stream=log).run(tests)\n"
-        "        return [res.testsRun, len(res.errors), len(res.failures)]\n"
-        "    results = {}\n"
-        "    for name in classes:\n"
-        "        counts = [0, 0, 0]\n"
-        "        try:\n"
-        "            try:\n"
-        "                signal.signal(signal.SIGALRM, on_timer)\n"
-        "                signal.signal(signal.SIGPROF, on_timer)\n"
-        "                signal.setitimer(signal.ITIMER_PROF, limit_s)\n"
-        "                signal.setitimer(signal.ITIMER_REAL, 2 * limit_s + 2)\n"
-        "                counts = run_class(name)\n"
-        "            finally:\n"
-        "                signal.setitimer(signal.ITIMER_REAL, 0)\n"
-        "                signal.setitimer(signal.ITIMER_PROF, 0)\n"
-        "        except BaseException:\n"
-        "            pass\n"
-        "        results[name] = counts\n"
-        "    finish('classes', results)\n"
-        "_sbx_main(sys.argv)\n"
-        ;
+const char *const driver_source = driver_py;
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
+
+void driver_argv_init(struct driver_argv *a, const char *python)
+{
+        a->argc = 0;
+        a->argv[a->argc++] = python;
+        a->argv[a->argc++] = "-I";
+        a->argv[a->argc++] = "-B";
+        a->argv[a->argc++] = "-c";
+        a->argv[a->argc++] = driver_source;
+        a->argv[a->argc] = NULL;
+}
+
+void driver_argv_script(struct driver_argv *a, const char *program_path)
+{
+        a->argv[a->argc++] = "script";
+        a->argv[a->argc++] = program_path;
+        a->argv[a->argc] = NULL;
+}
+
+int driver_argv_classeval(struct driver_argv *a, const char *program_path, int64_t timeout_ms,
+                          const char *module, char *const *classes, size_t n_classes,
+                          struct sbx_err *err)
+{
+        if (a->argc + 4 + n_classes > DRIVER_MAX_ARGS)
+                return sbx_fail(err, 0, "%zu test classes: at most %d", n_classes,
+                                CLASSEVAL_MAX_TEST_CLASSES);
+        snprintf(a->limit_s, sizeof(a->limit_s), "%.3f", (double)timeout_ms / 1000);
+        snprintf(a->module, sizeof(a->module), "%s", module);
+        for (char *p = a->module; *p; p++)
+                if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+                      (*p >= '0' && *p <= '9') || *p == '_'))
+                        *p = '_';
+        if (a->module[0] >= '0' && a->module[0] <= '9')
+                a->module[0] = '_';
+        a->argv[a->argc++] = "classeval";
+        a->argv[a->argc++] = program_path;
+        a->argv[a->argc++] = a->limit_s;
+        a->argv[a->argc++] = a->module;
+        for (size_t i = 0; i < n_classes; i++)
+                a->argv[a->argc++] = classes[i];
+        a->argv[a->argc] = NULL;
+        return 0;
+}
 
 #define BEGIN_TAG "@@SBX-BEGIN "
 #define END_TAG "\n@@SBX-END "

@@ -13,7 +13,7 @@ enum {
         SBX_EXIT_OK = 0,        /* passed, or a suite ran to its end */
         SBX_EXIT_FAILED = 1,    /* the program failed or timed out */
         SBX_EXIT_USAGE = 2,     /* bad usage or bad input */
-        SBX_EXIT_SANDBOX = 3,   /* sandbox could not be set up / tier missing */
+        SBX_EXIT_SANDBOX = 3,   /* sandbox could not be set up / tier missing / out of memory */
 };
 
 struct sbx_err {
@@ -29,5 +29,14 @@ int sbx_fail(struct sbx_err *err, int errnum, const char *fmt, ...)
 /* Same, with an explicit exit code. */
 int sbx_fail_code(struct sbx_err *err, int exit_code, int errnum,
                   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* Out of memory: "WHAT: Cannot allocate memory", always SBX_EXIT_SANDBOX
+ * (the host could not run it; the input was not at fault, and a retry
+ * elsewhere may pass). Returns -1. */
+int sbx_fail_oom(struct sbx_err *err, const char *fmt, ...)
+        __attribute__((format(printf, 2, 3)));
+/* Puts context before a recorded message ("--shard auto: " + msg), cut to
+ * fit; exit code and errno stay. Returns -1, so `return sbx_err_wrap(...)`. */
+int sbx_err_wrap(struct sbx_err *err, const char *fmt, ...)
+        __attribute__((format(printf, 2, 3)));
 
 #endif

@@ -165,7 +165,7 @@ static int write_file(const char *dir, const char *name, const char *text,
         auto_fd fd = -1;
 
         if (asprintf(&path, "%s/%s", dir, name) < 0)
-                return sbx_fail(err, ENOMEM, "%s", name);
+                return sbx_fail_oom(err, "%s", name);
         fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
         if (fd < 0 || sbx_write_all(fd, text, strlen(text)) < 0)
                 return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "%s", path);
@@ -187,14 +187,14 @@ static int truth_start(void *vctx, size_t job, struct sbx_run **run, struct sbx_
         if (asprintf(&program, "%s%s",
                      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(pb, "prompt")),
                      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(pb, "canonical_solution"))) < 0)
-                return sbx_fail(err, ENOMEM, "program");
+                return sbx_fail_oom(err, "program");
         if (!(T->workdirs[job] = sandbox_mkdtemp(T->sb, err)) ||
             write_file(T->workdirs[job], PROGRAM_NAME, program, err) < 0 ||
             evalplus_write_inputs(T->s, job, false, T->workdirs[job], &wall_s, err) < 0)
                 return -1;
         if (asprintf(&prog_path, "%s/%s", T->workdirs[job], PROGRAM_NAME) < 0 ||
             asprintf(&in_path, "%s/%s", T->workdirs[job], EVALPLUS_INPUTS_NAME) < 0)
-                return sbx_fail(err, ENOMEM, "paths");
+                return sbx_fail_oom(err, "paths");
         argv[0] = sandbox_python(T->sb);
         argv[1] = "-I";
         argv[2] = "-B";
@@ -262,7 +262,7 @@ static cJSON *truth_of(const cJSON *recs, const char *task_id, const struct run_
                                         r->detail[0] ? ": " : "", r->detail), NULL;
                 }
         }
-        return t ? t : (sbx_fail(err, ENOMEM, "truth"), NULL);
+        return t ? t : (sbx_fail_oom(err, "truth"), NULL);
 }
 
 static void remove_tree(char **dir)
@@ -325,7 +325,7 @@ static int compute(struct suite *s, struct sandbox *sb, int parallel, struct sbx
         T.workdirs = calloc(s->n_tasks + 1, sizeof(char *));
         if (!jobs || !T.workdirs || sigprocmask(SIG_SETMASK, NULL, &mask) < 0) {
                 free(T.workdirs);
-                return sbx_fail(err, ENOMEM, "truth");
+                return sbx_fail_oom(err, "truth");
         }
         for (size_t i = 0; i < s->n_tasks; i++)
                 jobs[i] = i;
@@ -368,7 +368,7 @@ int evalplus_start(const struct suite *s, const struct suite_sample *smp,
         if (evalplus_write_inputs(s, smp->task, true, workdir, &wall_s, err) < 0)
                 return -1;
         if (asprintf(&in_path, "%s/%s", workdir, EVALPLUS_INPUTS_NAME) < 0)
-                return sbx_fail(err, ENOMEM, "inputs path");
+                return sbx_fail_oom(err, "inputs path");
         const char *argv[] = { sandbox_python(sb), "-I", "-B", "-c", evalplus_driver_source,
                                "check", program_path, in_path, NULL };
         spec.argv = (char *const *)argv;

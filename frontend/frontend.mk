@@ -3,8 +3,14 @@
 FRONTEND_SRCS     := $(wildcard frontend/*.c)
 FRONTEND_OBJS     := $(FRONTEND_SRCS:%.c=$(BUILD)/%.o)
 FRONTEND_LIB_OBJS := $(filter-out $(BUILD)/frontend/main.o,$(FRONTEND_OBJS))
-# zlib: the suite layer reads .jsonl.gz problem files.
-FRONTEND_LIBS     := $(shell $(PKG_CONFIG) --libs libcjson zlib) -lm
+# zlib: the suite layer reads .jsonl.gz problem files. Linked in where its
+# archive is installed (Debian's zlib1g-dev): one shared library less to map
+# and relocate at every sbx-run start, 0.1 ms of CPU (docs/performance.md).
+# A zlib security update then needs a rebuild. libcjson ships no archive,
+# and a static libm needs the static libc.
+FRONTEND_ZLIB_A   := $(shell $(CC) -print-file-name=libz.a)
+FRONTEND_LIBS     := $(shell $(PKG_CONFIG) --libs libcjson) \
+                     $(if $(filter /%,$(FRONTEND_ZLIB_A)),$(FRONTEND_ZLIB_A),$(shell $(PKG_CONFIG) --libs zlib)) -lm
 FRONTEND_CFLAGS   := $(shell $(PKG_CONFIG) --cflags libcjson zlib)
 
 # The installed helper's path, fixed at build time; SBX_HELPER in the
@@ -21,6 +27,12 @@ $(BUILD)/gen/evalplus_driver_text.h: frontend/evalplus_driver.py common/embed.sh
 	sh common/embed.sh evalplus_driver_py < $< > $@
 $(BUILD)/frontend/evalplus_driver.o: $(BUILD)/gen/evalplus_driver_text.h
 $(BUILD)/frontend/evalplus_driver.o: ALL_CFLAGS += -I$(BUILD)/gen
+# So is the suite driver (script and classeval modes).
+$(BUILD)/gen/driver_text.h: frontend/driver.py common/embed.sh
+	@mkdir -p $(dir $@)
+	sh common/embed.sh driver_py < $< > $@
+$(BUILD)/frontend/driver.o: $(BUILD)/gen/driver_text.h
+$(BUILD)/frontend/driver.o: ALL_CFLAGS += -I$(BUILD)/gen
 
 all: $(BUILD)/sbx-run
 

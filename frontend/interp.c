@@ -86,7 +86,7 @@ int interp_resolve(const char *spec, char **path, struct sbx_err *err)
                 if (access(spec, X_OK) < 0)
                         return sbx_fail(err, errno, "--python %s", spec);
                 *path = absolute(spec);
-                return *path ? 0 : sbx_fail(err, ENOMEM, "--python");
+                return *path ? 0 : sbx_fail_oom(err, "--python");
         }
         if (is_version(spec)) {
                 *path = uv_find(spec);
@@ -167,15 +167,6 @@ int interp_query(const char *path, struct interp_info *info, struct sbx_err *err
                 interp_cache_store(&cache, info);
         interp_cache_close(&cache);
         return rc;
-}
-
-void interp_info_free(struct interp_info *info)
-{
-        free(info->exe);
-        free(info->prefix);
-        free(info->base_prefix);
-        free(info->version);
-        memset(info, 0, sizeof(*info));
 }
 
 char *interp_install_root(const char *binary)

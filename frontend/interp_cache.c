@@ -13,12 +13,21 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "interp.h"
+#include "interp_cache.h"
 #include "strbuf.h"
 #include "util.h"
 #include "venv.h"
 
 #define ELF_MAGIC "\x7f" "ELF"
+
+void interp_info_free(struct interp_info *info)
+{
+        free(info->exe);
+        free(info->prefix);
+        free(info->base_prefix);
+        free(info->version);
+        memset(info, 0, sizeof(*info));
+}
 
 bool interp_cache_disabled(void)
 {

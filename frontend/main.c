@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "limit.h"
 #include "trace.h"
 
 /* Run as root, the helper refuses and every other tier (bwrap, unshare,
@@ -23,6 +24,16 @@ static int refuse_root(const struct cli_opts *o)
         return -1;
 }
 
+/* -j as the modes will run it, and the open files it needs, before any
+ * of them opens a pipe (the soft RLIMIT_NOFILE is often 1024). */
+static int prepare_jobs(struct cli_opts *o, struct sbx_err *err)
+{
+        if (o->mode != CLI_MODE_SUITE && o->mode != CLI_MODE_SERVE)
+                return 0;
+        o->jobs = limit_jobs(o->jobs);
+        return o->dump_dir ? 0 : limit_reserve_fds(o->jobs, err);
+}
+
 int main(int argc, char **argv)
 {
         struct cli_opts opts;
@@ -30,7 +41,7 @@ int main(int argc, char **argv)
         int rc;
 
         sbx_trace_init();
-        if (cli_parse(argc, argv, &opts, &err) < 0) {
+        if (cli_parse(argc, argv, &opts, &err) < 0 || prepare_jobs(&opts, &err) < 0) {
                 fprintf(stderr, "sbx-run: %s\n", err.msg);
                 cli_opts_free(&opts);
                 return err.exit_code;

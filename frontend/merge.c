@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "passk.h"
 #include "results.h"
+#include "suite_ops.h"
 #include "suite_summary.h"
 #include "util.h"
 
@@ -100,7 +101,7 @@ static int check_shards(struct merge *M, struct sbx_err *err)
 static int order_lines(struct merge *M, struct sbx_err *err)
 {
         if (!(M->ordered = calloc(M->total + 1, sizeof(cJSON *))))
-                return sbx_fail(err, ENOMEM, "merge");
+                return sbx_fail_oom(err, "merge");
         for (size_t f = 0; f < M->nfiles; f++) {
                 for (size_t i = 0; i < M->files[f].n; i++) {
                         cJSON *l = M->files[f].lines[i];
@@ -126,7 +127,7 @@ static int write_merged(const struct merge *M, const char *out, struct sbx_err *
         int ok = 1;
 
         if (asprintf(&tmp, "%s.tmp.%d", out, (int)getpid()) < 0)
-                return sbx_fail(err, ENOMEM, "%s", out);
+                return sbx_fail_oom(err, "%s", out);
         if (!(fp = fopen(tmp, "w"))) {
                 free(tmp);
                 return sbx_fail(err, errno, "%s", out);
@@ -150,8 +151,9 @@ static int write_merged(const struct merge *M, const char *out, struct sbx_err *
 
 static int print_summary(const struct merge *M, const struct cli_opts *o, struct sbx_err *err)
 {
+        const struct suite_row *row = suite_row_find(M->suite);
         struct summary_opts so = { .suite = M->suite, .wall_s = -1, .total = M->total,
-                                   .classeval = !strcmp(M->suite, "classeval") };
+                                   .extra = (row ? row->ops : &suite_custom_ops)->summary };
         cJSON *sum;
 
         so.nk = passk_parse_list(o->k_list ? o->k_list : "1,10,100", so.ks, SUMMARY_MAX_K);
@@ -212,7 +214,7 @@ static int merge_main(struct merge *M, struct cli_opts *o, struct sbx_err *err)
         while (o->merge_files && o->merge_files[n])
                 n++;
         if (!(M->files = calloc(n + 1, sizeof(*M->files))))
-                return sbx_fail(err, ENOMEM, "merge");
+                return sbx_fail_oom(err, "merge");
         for (size_t i = 0; i < n; i++) {
                 int rc = take_option(o->merge_files, &i, o, err);
                 if (rc < 0)

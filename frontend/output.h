@@ -7,7 +7,17 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "sandbox.h"
+#define OUTPUT_TAIL_BYTES 4096          /* always kept, even past the cap */
+
+/* One captured stream of a run (struct run_result's out and err). */
+struct run_output {
+        char *data;                     /* first max_output bytes, NUL-terminated */
+        size_t len;
+        bool truncated;
+        char tail[OUTPUT_TAIL_BYTES + 1]; /* the last bytes of the whole stream */
+        size_t tail_len;
+        size_t total;                   /* bytes the program wrote in all */
+};
 
 struct output_capture {
         struct run_output *out;

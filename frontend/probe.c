@@ -81,42 +81,39 @@ static const char *userns_blocker(void)
         return NULL;
 }
 
-static int missing_tool(struct sandbox *sb, enum tier t)
+int probe_tool_missing(struct sandbox *sb, enum tier t)
 {
+        const struct tier_ops *o = tier_ops(t);
         struct sbx_err err = { 0 };
 
         if (sandbox_tier_ready(sb, t, &err) < 0)
                 return set_why(sb, t, "%s", err.msg) + 1;
-        if (t == TIER_HELPER) {
+        if (o->tool_path) {     /* a fixed install path */
                 if (access(sb->tool[t], X_OK) == 0)
                         return 0;
-                return set_why(sb, t, "sbx-helper not installed at %s (%s; install it "
-                               "with `make install` as root, or point SBX_HELPER at it)",
-                               sb->tool[t], strerror(errno)) + 1;
+                return set_why(sb, t, "%s not installed at %s (%s; %s)", o->tool,
+                               sb->tool[t], strerror(errno), o->tool_hint) + 1;
         }
         /* bwrap never runs without the seccomp program (sandbox.c) */
-        if (t == TIER_BWRAP && sb->tool[t] && sb->seccomp_fd < 0)
-                return set_why(sb, t, "the seccomp program cannot be handed to bwrap (%s), "
-                               "and bwrap is never run without it",
-                               sb->seccomp_why ? sb->seccomp_why : "unknown") + 1;
-        if (t == TIER_RLIMIT || sb->tool[t])
+        if (o->needs_seccomp && sb->tool[t] && sb->seccomp_fd < 0)
+                return set_why(sb, t, "the seccomp program cannot be handed to %s (%s), "
+                               "and %s is never run without it", o->tool,
+                               sb->seccomp_why ? sb->seccomp_why : "unknown", o->tool) + 1;
+        if (!o->tool || sb->tool[t])
                 return 0;
-        return set_why(sb, t, "%s not found on PATH%s",
-                       t == TIER_BWRAP ? "bwrap" : "unshare",
-                       t == TIER_BWRAP ? " (apt install bubblewrap)" : " (util-linux)") + 1;
+        return set_why(sb, t, "%s not found on PATH%s", o->tool, o->tool_hint) + 1;
 }
 
 /* Why a tier's run (a probe, or a real run that was its probe) failed. */
-static void set_failure_why(struct sandbox *sb, enum tier t, const struct run_result *res)
+void probe_note_failure(struct sandbox *sb, enum tier t, const struct run_result *res)
 {
         auto_free char *summary = run_result_summary(res);
-        const char *ns = (t == TIER_BWRAP || t == TIER_UNSHARE ||
-                          t == TIER_UNSHARE_ROOT) ? userns_blocker() : NULL;
+        const char *ns = tier_ops(t)->uses_userns ? userns_blocker() : NULL;
 
         set_why(sb, t, "%s%s%s", ns ? ns : "", ns ? "; " : "", summary ? summary : "failed");
 }
 
-int probe_tier(struct sandbox *sb, enum tier t)
+static int probe_tier(struct sandbox *sb, enum tier t)
 {
         struct run_result res;
         struct sbx_err err = { 0 };
@@ -125,7 +122,7 @@ int probe_tier(struct sandbox *sb, enum tier t)
         if (sb->tier_probed[t])
                 return sb->tier_ok[t];
         sb->tier_probed[t] = true;
-        if (missing_tool(sb, t))
+        if (probe_tool_missing(sb, t))
                 return 0;
         dir = sandbox_mkdtemp(sb, &err);
         if (!dir)
@@ -135,178 +132,14 @@ int probe_tier(struct sandbox *sb, enum tier t)
                 .argv = argv, .workdir = dir, .private_workdir = true,
                 .timeout_ms = PROBE_TIMEOUT_MS,
         };
-        if (run_tier_sync(sb, t, &spec, &res, &err) < 0)
+        if (run_tier_sync(sb, tier_ops(t), &spec, NULL, &res, &err) < 0)
                 return set_why(sb, t, "%s", err.msg);
         sb->tier_ok[t] = res.status == RUN_OK;
         rmdir(dir);
         if (!sb->tier_ok[t])
-                set_failure_why(sb, t, &res);
+                probe_note_failure(sb, t, &res);
         run_result_free(&res);
         return sb->tier_ok[t];
-}
-
-static void note_fallback(struct sandbox *sb, enum tier t)
-{
-        /* a tool that is missing is ordinary; one that is there and fails is
-         * news, said once (a run that proved a tier broken chooses again) */
-        if (sb->opts.quiet || sb->fallback_noted[t] || !sb->tool[t] || access(sb->tool[t], X_OK) < 0)
-                return;
-        sb->fallback_noted[t] = true;
-        fprintf(stderr, "sbx-run: tier %s does not work: %s; falling back\n",
-                tier_name(t), sb->tier_why[t] ? sb->tier_why[t] : "?");
-}
-
-static void warn_root(struct sandbox *sb)
-{
-        if (sb->tier != TIER_UNSHARE_ROOT || sb->opts.quiet || sb->root_warned)
-                return;
-        sb->root_warned = true;
-        fprintf(stderr, "sbx-run: warning: tier unshare-root runs candidates as root "
-                "inside a user namespace; tests that expect a permission denial "
-                "will not see one\n");
-}
-
-static int refuse(struct sandbox *sb, enum tier upto, const char *what,
-                  struct sbx_err *err)
-{
-        char reasons[768] = "";
-        size_t len = 0;
-
-        for (int t = 0; t <= upto && t < TIER_COUNT; t++) {
-                if (!sb->tier_why[t] || len >= sizeof(reasons))
-                        continue;
-                len += (size_t)snprintf(reasons + len, sizeof(reasons) - len, "%s%s: %s",
-                                        len ? "; " : "", tier_name(t), sb->tier_why[t]);
-        }
-        return sbx_fail_code(err, SBX_EXIT_SANDBOX, 0, "%s (%s)", what, reasons);
-}
-
-/* A single run needs no probe run before it: every tier tells a sandbox
- * that never came up from the program's own result, so the run itself is
- * the probe, which saves one interpreter start per sbx-run. The helper
- * has its status line, bwrap its --json-status-fd ("child-pid" once the
- * program is about to start), the unshare tiers their start marker
- * (argv.h), and the rlimit tier execs the program itself (an exec failure
- * is an error of the spawn). */
-static bool choose_unproven(struct sandbox *sb)
-{
-        enum tier force = sb->opts.force_tier, require = sb->opts.require_tier;
-
-        if (!sb->opts.probe_by_first_run)
-                return false;
-        for (enum tier t = 0; t < TIER_COUNT; t++) {
-                if (force != TIER_NONE && t != force)
-                        continue;
-                if (require != TIER_NONE && !tier_at_least(t, require))
-                        return false;
-                if (!sb->tier_probed[t] && missing_tool(sb, t))
-                        sb->tier_probed[t] = true;
-                if (sb->tier_probed[t] && !sb->tier_ok[t]) {    /* missing, or proved broken */
-                        note_fallback(sb, t);
-                        continue;
-                }
-                sb->tier = t;
-                sb->tier_unproven = !sb->tier_probed[t];
-                if (!sb->tier_unproven)
-                        warn_root(sb);
-                return true;
-        }
-        return false;
-}
-
-int sandbox_recheck_tier(struct sandbox *sb, const struct run_result *res,
-                         struct sbx_err *err)
-{
-        enum tier t = sb->tier;
-
-        if (!sb->tier_unproven)
-                return 0;
-        sb->tier_unproven = false;
-        sb->tier_probed[t] = true;
-        sb->tier_ok[t] = !(res->status == RUN_ERROR && res->never_started);
-        if (sb->tier_ok[t]) {
-                warn_root(sb);  /* once the run showed it is the tier */
-                return 0;
-        }
-        set_failure_why(sb, t, res);
-        sb->tier = TIER_NONE;
-        return probe_choose(sb, err) < 0 ? -1 : 1;
-}
-
-int probe_choose(struct sandbox *sb, struct sbx_err *err)
-{
-        enum tier force = sb->opts.force_tier, require = sb->opts.require_tier;
-        char what[128];
-
-        if (choose_unproven(sb))
-                return 0;
-
-        if (force != TIER_NONE) {
-                if (require != TIER_NONE && !tier_at_least(force, require))
-                        return sbx_fail_code(err, SBX_EXIT_SANDBOX, 0,
-                                             "--tier %s is weaker than --require-tier %s",
-                                             tier_name(force), tier_name(require));
-                if (!probe_tier(sb, force)) {
-                        snprintf(what, sizeof(what), "--tier %s does not work here",
-                                 tier_name(force));
-                        return refuse(sb, force, what, err);
-                }
-                sb->tier = force;
-        }
-        for (int t = 0; sb->tier == TIER_NONE && t < TIER_COUNT; t++) {
-                if (require != TIER_NONE && !tier_at_least((enum tier)t, require))
-                        break;
-                if (probe_tier(sb, (enum tier)t))
-                        sb->tier = (enum tier)t;
-                else
-                        note_fallback(sb, (enum tier)t);
-        }
-        if (sb->tier == TIER_NONE) {
-                if (require != TIER_NONE)
-                        snprintf(what, sizeof(what), "--require-tier %s: no tier "
-                                 "that strong works here", tier_name(require));
-                else
-                        snprintf(what, sizeof(what), "no sandbox tier works here");
-                return refuse(sb, require != TIER_NONE ? require : TIER_RLIMIT, what, err);
-        }
-        warn_root(sb);
-        return 0;
-}
-
-/* `sbx-helper --probe` says why the helper refuses this caller (not
- * setuid, not in the group, config refused): its JSON, or NULL. */
-static cJSON *helper_self_probe(const char *helper)
-{
-        char *argv[] = { (char *)helper, "--probe", NULL };
-        struct run_output out;
-        struct sbx_err err;
-        cJSON *j = NULL;
-
-        if (access(helper, X_OK) < 0 || proc_capture(argv, NULL, &out, 65536, &err) < 0)
-                return NULL;
-        if (out.data) {
-                char *brace = strchr(out.data, '{');
-                j = brace ? cJSON_Parse(brace) : NULL;
-        }
-        free(out.data);
-        return j;
-}
-
-int sandbox_helper_ceilings(const struct sandbox *sb, double *timeout_s, double *cpu_s)
-{
-        cJSON *hp;
-        const cJSON *c;
-
-        *timeout_s = *cpu_s = 0;
-        if (sb->tier != TIER_HELPER || !sb->tool[TIER_HELPER] ||
-            !(hp = helper_self_probe(sb->tool[TIER_HELPER])))
-                return 0;
-        c = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(hp, "config"),
-                                             "ceilings");
-        *timeout_s = json_get_num(c, "timeout", 0);
-        *cpu_s = json_get_num(c, "cpu", 0);
-        cJSON_Delete(hp);
-        return 1;
 }
 
 /* The helper's own explanation: the first string field that says why. */
@@ -322,45 +155,100 @@ static const char *helper_reason(const cJSON *probe)
         return NULL;
 }
 
-static void report_text(struct sandbox *sb, const cJSON *hp, FILE *fp)
+/* `TOOL ARG`'s JSON, or NULL. */
+static cJSON *tool_json(const char *tool, const char *arg)
 {
-        fprintf(fp, "interpreter: %s\n", sb->python);
-        for (int t = 0; t < TIER_COUNT; t++) {
-                fprintf(fp, "%-13s %s", tier_name((enum tier)t),
-                        sb->tier_ok[t] ? "works" : "does not work");
-                if (!sb->tier_ok[t] && sb->tier_why[t])
-                        fprintf(fp, ": %s", sb->tier_why[t]);
-                if (t == TIER_HELPER && !sb->tier_ok[t] && helper_reason(hp))
-                        fprintf(fp, " (sbx-helper --probe: %s)", helper_reason(hp));
-                fputc('\n', fp);
+        char *argv[] = { (char *)tool, (char *)arg, NULL };
+        struct run_output out;
+        struct sbx_err err;
+        cJSON *j = NULL;
+
+        if (!arg || !tool || access(tool, X_OK) < 0 ||
+            proc_capture(argv, NULL, &out, 65536, &err) < 0)
+                return NULL;
+        if (out.data) {
+                char *brace = strchr(out.data, '{');
+                j = brace ? cJSON_Parse(brace) : NULL;
         }
-        for (int t = 0; t < TIER_COUNT; t++) {
-                if (sb->tier_ok[t]) {
-                        fprintf(fp, "best: %s\n", tier_name((enum tier)t));
-                        break;
-                }
-        }
+        free(out.data);
+        return j;
 }
 
-static void report_json(struct sandbox *sb, cJSON *hp, FILE *fp)
+/* `TOOL --probe` says why a tier that does not work refuses this caller
+ * (the helper: not setuid, not in the group, config refused): its JSON,
+ * or NULL. */
+static cJSON *self_probe(const struct sandbox *sb, const struct tier_ops *o)
+{
+        return sb->tier_ok[o->id] ? NULL : tool_json(sb->tool[o->id], o->self_probe_arg);
+}
+
+int sandbox_helper_ceilings(struct sandbox *sb, double *timeout_s, double *cpu_s)
+{
+        struct sbx_err err = { 0 };
+        cJSON *hp;
+        const cJSON *c;
+
+        *timeout_s = *cpu_s = 0;
+        /* the tool is looked up lazily: the helper tier may be chosen, unproven */
+        if (sandbox_tier(sb) != TIER_HELPER || sandbox_tier_ready(sb, TIER_HELPER, &err) < 0 ||
+            !(hp = tool_json(sb->tool[TIER_HELPER], tier_ops(TIER_HELPER)->self_probe_arg)))
+                return 0;
+        c = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(hp, "config"),
+                                             "ceilings");
+        *timeout_s = json_get_num(c, "timeout", 0);
+        *cpu_s = json_get_num(c, "cpu", 0);
+        cJSON_Delete(hp);
+        return 1;
+}
+
+static void report_text(struct sandbox *sb, FILE *fp)
+{
+        const char *best = NULL;
+
+        fprintf(fp, "interpreter: %s\n", sb->python);
+        for_each_tier(o) {
+                bool ok = sb->tier_ok[o->id];
+                const char *why = sb->tier_why[o->id];
+                cJSON *hp = self_probe(sb, o);
+
+                fprintf(fp, "%-13s %s", o->name, ok ? "works" : "does not work");
+                if (!ok && why)
+                        fprintf(fp, ": %s", why);
+                if (helper_reason(hp))
+                        fprintf(fp, " (%s --probe: %s)", o->tool, helper_reason(hp));
+                fputc('\n', fp);
+                cJSON_Delete(hp);
+                if (!best && ok)
+                        best = o->name;
+        }
+        if (best)
+                fprintf(fp, "best: %s\n", best);
+}
+
+static void report_json(struct sandbox *sb, FILE *fp)
 {
         cJSON *root = cJSON_CreateObject(), *tiers = cJSON_AddArrayToObject(root, "tiers");
         const char *best = NULL;
+        char key[64];
 
         cJSON_AddStringToObject(root, "interpreter", sb->python);
-        for (int t = 0; t < TIER_COUNT; t++) {
-                cJSON *o = cJSON_CreateObject();
-                cJSON_AddStringToObject(o, "tier", tier_name((enum tier)t));
-                cJSON_AddBoolToObject(o, "works", sb->tier_ok[t]);
-                if (!sb->tier_ok[t])
-                        cJSON_AddStringToObject(o, "why", sb->tier_why[t] ? sb->tier_why[t] : "");
-                if (t == TIER_BWRAP)
-                        cJSON_AddBoolToObject(o, "seccomp", sb->seccomp_fd >= 0);
-                if (t == TIER_HELPER && hp)
-                        cJSON_AddItemToObject(o, "helper_probe", cJSON_Duplicate(hp, 1));
-                cJSON_AddItemToArray(tiers, o);
-                if (!best && sb->tier_ok[t])
-                        best = tier_name((enum tier)t);
+        for_each_tier(o) {
+                bool ok = sb->tier_ok[o->id];
+                cJSON *j = cJSON_CreateObject(), *hp = self_probe(sb, o);
+                const char *why = sb->tier_why[o->id];
+
+                cJSON_AddStringToObject(j, "tier", o->name);
+                cJSON_AddBoolToObject(j, "works", ok);
+                if (!ok)
+                        cJSON_AddStringToObject(j, "why", why ? why : "");
+                if (o->needs_seccomp)
+                        cJSON_AddBoolToObject(j, "seccomp", sb->seccomp_fd >= 0);
+                snprintf(key, sizeof(key), "%s_probe", o->name);   /* "helper_probe" */
+                if (hp)
+                        cJSON_AddItemToObject(j, key, hp);
+                cJSON_AddItemToArray(tiers, j);
+                if (!best && ok)
+                        best = o->name;
         }
         if (best)
                 cJSON_AddStringToObject(root, "best", best);
@@ -373,18 +261,33 @@ static void report_json(struct sandbox *sb, cJSON *hp, FILE *fp)
         cJSON_Delete(root);
 }
 
-int probe_report(struct sandbox *sb, bool json, FILE *fp)
+static int probe_report(struct sandbox *sb, bool json, FILE *fp)
 {
         bool any = false;
-        cJSON *hp;
 
-        for (int t = 0; t < TIER_COUNT; t++)
-                any |= probe_tier(sb, (enum tier)t) != 0;
-        hp = sb->tier_ok[TIER_HELPER] ? NULL : helper_self_probe(sb->tool[TIER_HELPER]);
+        for_each_tier(o)
+                any |= probe_tier(sb, o->id) != 0;
         if (json)
-                report_json(sb, hp, fp);
+                report_json(sb, fp);
         else
-                report_text(sb, hp, fp);
-        cJSON_Delete(hp);
+                report_text(sb, fp);
         return any ? 0 : -1;
 }
+
+int sandbox_probe_report(const struct sandbox_opts *opts, bool json, FILE *fp,
+                         struct sbx_err *err)
+{
+        struct sandbox *sb;
+        int rc;
+
+        if (sandbox_prepare(&sb, opts, err) < 0)
+                return -1;
+        rc = probe_report(sb, json, fp);
+        sandbox_close(sb);
+        return rc == 0 ? 0 : 1;
+}
+
+const struct tier_prober probe_real = {
+        .probe = probe_tier, .tool_missing = probe_tool_missing,
+        .note_failure = probe_note_failure,
+};

@@ -8,7 +8,7 @@
 #include <sys/types.h>
 
 #include "err.h"
-#include "sandbox.h"
+#include "output.h"       /* struct run_output */
 
 struct proc_limits {
         long long cpu_s;                /* 0: unchanged */

@@ -78,12 +78,11 @@ static void add_failure_fields(cJSON *o, const struct verdict *v)
                 set_item(o, "stderr_tail", stderr_tail(&v->run->err));
 }
 
-char *results_line(const cJSON *sample_fields, size_t index, long line,
-                   const struct verdict *v, const struct result_meta *m)
+cJSON *results_line_json(const cJSON *sample_fields, size_t index, long line,
+                         const struct verdict *v, const struct result_meta *m)
 {
         cJSON *o = cJSON_Duplicate(sample_fields, true);
         char shard[64];
-        char *text;
 
         if (!o)
                 return NULL;
@@ -118,7 +117,15 @@ char *results_line(const cJSON *sample_fields, size_t index, long line,
         }
         if (replaced)
                 set_item(o, "sbx_invalid_utf8", cJSON_CreateNumber((double)replaced));
-        text = cJSON_PrintUnformatted(o);
+        return o;
+}
+
+char *results_line(const cJSON *sample_fields, size_t index, long line,
+                   const struct verdict *v, const struct result_meta *m)
+{
+        cJSON *o = results_line_json(sample_fields, index, line, v, m);
+        char *text = o ? cJSON_PrintUnformatted(o) : NULL;
+
         cJSON_Delete(o);
         return text;
 }
@@ -139,7 +146,7 @@ static int keep_line(void *vctx, cJSON *obj, long line, struct sbx_err *err)
                 cJSON **nl = realloc(ctx->lines, cap * sizeof(*nl));
                 if (!nl) {
                         cJSON_Delete(obj);
-                        return sbx_fail(err, ENOMEM, "results");
+                        return sbx_fail_oom(err, "results");
                 }
                 ctx->lines = nl;
                 ctx->cap = cap;
@@ -224,7 +231,7 @@ static int adopt_line(struct results_file *rf, cJSON *o, const struct result_met
         }
         if (!(rf->lines[i] = cJSON_PrintUnformatted(o))) {
                 cJSON_Delete(o);
-                return sbx_fail(err, ENOMEM, "%s", rf->path);
+                return sbx_fail_oom(err, "%s", rf->path);
         }
         rf->parsed[i] = o;
         rf->done++;
@@ -263,7 +270,7 @@ int results_open(struct results_file *rf, const char *path, size_t n_samples,
         rf->lines = calloc(n_samples + 1, sizeof(char *));
         rf->parsed = calloc(n_samples + 1, sizeof(cJSON *));
         if (!rf->path || !rf->lines || !rf->parsed)
-                return sbx_fail(err, ENOMEM, "%s", path);
+                return sbx_fail_oom(err, "%s", path);
         if (resume && load_resume(rf, m, sample_fields, sample_lines, err) < 0)
                 return -1;
         /* Resumed lines are rewritten at once, so a torn line never stays. */
@@ -276,15 +283,16 @@ int results_open(struct results_file *rf, const char *path, size_t n_samples,
         return 0;
 }
 
-int results_append(struct results_file *rf, size_t index, char *line, struct sbx_err *err)
+int results_append(struct results_file *rf, size_t index, cJSON *parsed, struct sbx_err *err)
 {
-        size_t n = strlen(line);
-        cJSON *parsed = cJSON_Parse(line);
+        char *line = cJSON_PrintUnformatted(parsed);
+        size_t n;
 
-        if (!parsed) {
-                free(line);
-                return sbx_fail(err, ENOMEM, "%s", rf->path);
+        if (!line) {
+                cJSON_Delete(parsed);
+                return sbx_fail_oom(err, "%s", rf->path);
         }
+        n = strlen(line);
         line[n] = '\n';         /* one write for the line and its newline */
         int rc = sbx_write_all(rf->fd, line, n + 1);
         line[n] = '\0';
@@ -309,7 +317,7 @@ int results_rewrite_ordered(struct results_file *rf, struct sbx_err *err)
         int fd;
 
         if (asprintf(&tmp, "%s.tmp.%d", rf->path, (int)getpid()) < 0)
-                return sbx_fail(err, ENOMEM, "%s", rf->path);
+                return sbx_fail_oom(err, "%s", rf->path);
         fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
         if (fd < 0)
                 return sbx_fail(err, errno, "%s", tmp);

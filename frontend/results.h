@@ -8,9 +8,9 @@
 
 #include <cjson/cJSON.h>
 
-#include "classeval.h"
 #include "err.h"
 #include "sandbox.h"
+#include "verdict.h"
 
 /* Recorded on every line, so that resume and merge can refuse lines that
  * belong to another run. */
@@ -21,29 +21,16 @@ struct result_meta {
         int shard_index, shard_count;   /* 0/1 when not sharded */
 };
 
-/* What one sample's run came to. */
-struct verdict {
-        bool passed;
-        char result[1100];              /* "passed", "timed out", "failed: <msg>" */
-        const struct run_result *run;   /* NULL when the run never started */
-        char base_status[16], plus_status[16];  /* evalplus: pass/fail/timeout, else "" */
-        int fail_input[2];              /* evalplus: the failing base/plus input, or -1 */
-        char exception[128];            /* the exception's type when it raised, else "" */
-        /* ClassEval */
-        size_t n_classes;
-        char *const *class_names;
-        struct classeval_counts *counts;
-        enum classeval_class_result class_result;
-        struct classeval_counts counts_store[CLASSEVAL_MAX_TEST_CLASSES];    /* last: not cleared */
-};
-
 /* A failed result carries at most this much of the end of stderr (whole
  * lines when they fit): enough for a traceback, bounded per line. */
 #define RESULT_STDERR_TAIL_BYTES 2048
 
-/* The line for a sample (its own fields, then ours), malloc'd, no newline.
- * Always valid UTF-8: invalid bytes become U+FFFD, counted in
- * "sbx_invalid_utf8" (left out when 0). */
+/* The line for a sample (its own fields, then ours), as an object, or
+ * NULL when out of memory. Always valid UTF-8: invalid bytes become U+FFFD,
+ * counted in "sbx_invalid_utf8" (left out when 0). */
+cJSON *results_line_json(const cJSON *sample_fields, size_t index, long line,
+                         const struct verdict *v, const struct result_meta *m);
+/* The same printed: malloc'd, no newline. */
 char *results_line(const cJSON *sample_fields, size_t index, long line,
                    const struct verdict *v, const struct result_meta *m);
 
@@ -63,8 +50,9 @@ int results_open(struct results_file *rf, const char *path, size_t n_samples,
                  bool resume, const struct result_meta *m,
                  const cJSON *const *sample_fields, const long *sample_lines,
                  struct sbx_err *err);
-/* Writes line + "\n" at once and keeps it (takes ownership of line). */
-int results_append(struct results_file *rf, size_t index, char *line, struct sbx_err *err);
+/* Writes the line + "\n" at once and keeps it, printed and as it is
+ * (takes ownership of line, also on error). */
+int results_append(struct results_file *rf, size_t index, cJSON *line, struct sbx_err *err);
 /* Rewrites the file with the done lines in input order (temp file + rename). */
 int results_rewrite_ordered(struct results_file *rf, struct sbx_err *err);
 void results_close(struct results_file *rf);

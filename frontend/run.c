@@ -30,11 +30,6 @@ static void close_fd(int *fd)
         *fd = -1;
 }
 
-static bool tier_is_weak(enum tier t)
-{
-        return t == TIER_UNSHARE || t == TIER_UNSHARE_ROOT || t == TIER_RLIMIT;
-}
-
 static int make_pipe(int fds[2], struct sbx_err *err)
 {
         if (pipe2(fds, O_CLOEXEC) < 0)
@@ -51,15 +46,17 @@ static void run_link(struct sandbox *sb, struct sbx_run *r)
         sb->runs_in_flight++;
 }
 
-void run_unlink(struct sandbox *sb, struct sbx_run *r)
+/* The BPF program as a fresh open file: its own offset, bwrap reads from 0. */
+static int reopen_seccomp(const struct sandbox *sb, struct sbx_err *err)
 {
-        for (struct sbx_run **p = &sb->runs; *p; p = &(*p)->next) {
-                if (*p == r) {
-                        *p = r->next;
-                        sb->runs_in_flight--;
-                        return;
-                }
-        }
+        char path[64];
+        int fd;
+
+        snprintf(path, sizeof(path), "/proc/self/fd/%d", sb->seccomp_fd);
+        fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+                sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "reopening the seccomp program");
+        return fd;
 }
 
 static int run_spawn(struct sbx_run *r, const struct strvec *argv,
@@ -76,7 +73,7 @@ static int run_spawn(struct sbx_run *r, const struct strvec *argv,
                 return -1;
         r->err_fd = errp[0];
         auto_fd err_w = errp[1];
-        if (r->tier != TIER_RLIMIT) {   /* status, or the start marker */
+        if (r->tier->status_fd) {       /* status, or the start marker */
                 if (make_pipe(st, err) < 0)
                         return -1;
                 r->status_fd = st[0];
@@ -86,31 +83,23 @@ static int run_spawn(struct sbx_run *r, const struct strvec *argv,
                 .cpu_s = r->cpu_limit_s,
                 .as_bytes = sb->opts.memory_bytes,
                 .fsize_bytes = sb->opts.fsize_bytes,
-                .nproc = r->tier == TIER_RLIMIT ? sb->nproc_limit : 0,
+                .nproc = r->tier->counts_nproc ? sb->nproc_limit : 0,
         };
         struct proc_spec ps = {
                 .path = argv->items[0], .argv = argv->items, .envp = env->items,
-                .chdir = tier_is_weak(r->tier) ? r->workdir : NULL,
+                .chdir = r->tier->weak ? r->workdir : NULL,
                 .stdin_fd = sb->devnull_fd, .stdout_fd = out_w, .stderr_fd = err_w,
                 .extra_fd = { -1, -1 },
-                .limits = r->tier == TIER_HELPER ? NULL : &lim,
+                .limits = r->tier->sets_own_limits ? NULL : &lim,
         };
         auto_fd bpf = -1;
-        if (r->tier == TIER_HELPER || tier_is_weak(r->tier)) {
-                ps.extra_fd[0] = st_w;  /* no pipe in the rlimit tier: -1 */
-        } else if (r->tier == TIER_BWRAP) {
-                if (sb->seccomp_fd >= 0) {
-                        /* a fresh open file: its own offset, bwrap reads from 0 */
-                        char path[64];
-                        snprintf(path, sizeof(path), "/proc/self/fd/%d", sb->seccomp_fd);
-                        bpf = open(path, O_RDONLY | O_CLOEXEC);
-                        if (bpf < 0)
-                                return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno,
-                                                     "reopening the seccomp program");
-                }
+        if (r->tier->needs_seccomp && sb->seccomp_fd >= 0 &&
+            (bpf = reopen_seccomp(sb, err)) < 0)
+                return -1;
+        if (r->tier->needs_seccomp)
                 ps.extra_fd[0] = bpf;
-                ps.extra_fd[1] = st_w;
-        }
+        if (r->tier->status_fd)
+                ps.extra_fd[r->tier->status_fd - CHILD_FD_EXTRA] = st_w;
         r->pid = proc_spawn(&ps, err);
         if (r->pid < 0)
                 return -1;
@@ -118,9 +107,20 @@ static int run_spawn(struct sbx_run *r, const struct strvec *argv,
         return 0;
 }
 
-int run_build_argv(struct sandbox *sb, enum tier t, const struct run_spec *spec,
-                   int64_t timeout_ms, int64_t cpu_limit_s, struct strvec *env,
-                   struct strvec *argv)
+/* The wall clock and cpu limit of a run: the spec's, else the defaults
+ * (limit_derive, the one place for timeout arithmetic). */
+static void run_limits(const struct run_spec *spec, int64_t *timeout_ms, int64_t *cpu_s)
+{
+        struct limit_derived lim = limit_derive(&(struct limit_ask){
+                .timeout_ms = spec->timeout_ms, .cpu_s = spec->cpu_limit_s });
+
+        *timeout_ms = lim.wall_ms;
+        *cpu_s = lim.cpu_s;
+}
+
+int run_build_argv(struct sandbox *sb, const struct tier_ops *t,
+                   const struct run_spec *spec, int64_t timeout_ms,
+                   int64_t cpu_limit_s, struct strvec *env, struct strvec *argv)
 {
         struct run_params rp = {
                 .workdir = spec->workdir, .private_workdir = spec->private_workdir,
@@ -133,50 +133,61 @@ int run_build_argv(struct sandbox *sb, enum tier t, const struct run_spec *spec,
                       spec->env_extra, env) < 0)
                 return -1;
         rp.env = env->items;
-        return tier_build_argv(t, &sb->prefix[t], &rp, argv);
+        return tier_build_argv(t->id, &sb->prefix[t->id], &rp, argv);
 }
 
-int run_start_tier(struct sandbox *sb, enum tier t, const struct run_spec *spec,
-                   struct sbx_run **out, struct sbx_err *err)
+/* A run not yet started: no fds, no pid, its limits and output caps set. */
+static struct sbx_run *run_new(struct sandbox *sb, const struct tier_ops *t,
+                               const struct run_spec *spec)
 {
-        struct strvec env = { 0 }, argv = { 0 };
-        struct sbx_run *r;
-        int rc = -1;
+        struct sbx_run *r = calloc(1, sizeof(*r));
 
-        if (!spec->argv || !spec->argv[0] || spec->argv[0][0] != '/' ||
-            !spec->workdir || spec->workdir[0] != '/')
-                return sbx_fail(err, 0, "run: argv[0] and workdir must be absolute paths");
-        if (sandbox_tier_ready(sb, t, err) < 0)
-                return -1;
-        r = calloc(1, sizeof(*r));
         if (!r)
-                return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "out of memory");
+                return NULL;
         r->sb = sb;
         r->tier = t;
         r->out_fd = r->err_fd = r->status_fd = r->pidfd = -1;
         r->pid = -1;
         r->workdir = strdup(spec->workdir);
-        r->timeout_ms = spec->timeout_ms > 0 ? spec->timeout_ms : DEFAULT_TIMEOUT_MS;
-        r->cpu_limit_s = spec->cpu_limit_s > 0 ? spec->cpu_limit_s :
-                (r->timeout_ms + 999) / 1000 + DEFAULT_CPU_SLACK_S;
+        run_limits(spec, &r->timeout_ms, &r->cpu_limit_s);
         output_capture_init(&r->out_cap, &r->res.out, sb->opts.max_output_bytes);
         output_capture_init(&r->err_cap, &r->res.err, sb->opts.max_output_bytes);
+        return r;
+}
+
+int run_start_tier(struct sandbox *sb, const struct tier_ops *t,
+                   const struct run_spec *spec, struct sbx_run **out,
+                   struct sbx_err *err)
+{
+        struct strvec env = { 0 }, argv = { 0 };
+        struct sbx_run *r;
+        int rc = -1;
+
+        if (!t)
+                return sbx_fail_code(err, SBX_EXIT_SANDBOX, 0, "run: no tier chosen");
+        if (!spec->argv || !spec->argv[0] || spec->argv[0][0] != '/' ||
+            !spec->workdir || spec->workdir[0] != '/')
+                return sbx_fail(err, 0, "run: argv[0] and workdir must be absolute paths");
+        if (sandbox_tier_ready(sb, t->id, err) < 0)
+                return -1;
+        r = run_new(sb, t, spec);
+        if (!r)
+                return sbx_fail_oom(err, "out of memory");
         if (!r->workdir || run_build_argv(sb, t, spec, r->timeout_ms, r->cpu_limit_s,
                                           &env, &argv) < 0) {
-                sbx_fail_code(err, SBX_EXIT_SANDBOX, ENOMEM, "building argv and env");
+                sbx_fail_oom(err, "building argv and env");
                 goto out;
         }
         /* the helper's own marks, on our time line; only its environment
          * gets it (it is cleared there), never the program's --env */
-        if (t == TIER_HELPER && sbx_trace_on() &&
+        if (t->passes_trace && sbx_trace_on() &&
             strvec_pushf(&env, "SBX_TRACE=%lld", sbx_trace_start_ns()) < 0) {
-                sbx_fail_code(err, SBX_EXIT_SANDBOX, ENOMEM, "env");
+                sbx_fail_oom(err, "env");
                 goto out;
         }
         sbx_trace("argv and env");
         r->start_ms = sbx_now_ms();
-        r->deadline_ms = r->start_ms + r->timeout_ms +
-                         (t == TIER_HELPER ? HELPER_GRACE_MS : 0);
+        r->deadline_ms = r->start_ms + r->timeout_ms + t->grace_ms;
         if (run_spawn(r, &argv, &env, err) < 0)
                 goto out;
         sbx_trace("spawned");
@@ -187,6 +198,21 @@ int run_start_tier(struct sandbox *sb, enum tier t, const struct run_spec *spec,
 out:
         if (r)
                 run_free(r);
+        strvec_free(&env);
+        strvec_free(&argv);
+        return rc;
+}
+
+int sandbox_print_argv(struct sandbox *sb, const struct run_spec *spec, FILE *fp)
+{
+        struct strvec env = { 0 }, argv = { 0 };
+        int64_t timeout, cpu;
+        int rc;
+
+        run_limits(spec, &timeout, &cpu);
+        rc = sb->tier ? run_build_argv(sb, sb->tier, spec, timeout, cpu, &env, &argv) : -1;
+        for (size_t i = 0; rc == 0 && i < argv.len; i++)
+                fprintf(fp, "%s\n", argv.items[i]);
         strvec_free(&env);
         strvec_free(&argv);
         return rc;
@@ -258,17 +284,14 @@ static void drain_all(struct sbx_run *r)
                 sbx_trace("first status from the tier");
 }
 
-static void kill_tree(struct sbx_run *r)
-{
-        if (r->pid > 0 && !r->reaped) {
-                kill(-r->pid, SIGKILL);
-                kill(r->pid, SIGKILL);
-        }
-}
-
+/* Every other live run's pid is kept: the sweep reaps any zombie child
+ * it is not told to keep, and a run whose exited child it reaped would
+ * wait for its deadline and be recorded "timed out". -j is at most
+ * SBX_JOBS_MAX, so the others fit; should they not, the sweep waits for
+ * a later run's (the weak tiers' group is still killed now). */
 static void sweep(struct sbx_run *r)
 {
-        pid_t keep[256];
+        pid_t keep[SBX_JOBS_MAX];
         size_t nkeep = 0;
         bool all = true;
 
@@ -276,12 +299,18 @@ static void sweep(struct sbx_run *r)
                 if (o == r)
                         continue;
                 all = false;
-                if (!o->reaped && o->pid > 0 && nkeep < 256)
-                        keep[nkeep++] = o->pid;
+                if (o->reaped || o->pid <= 0)
+                        continue;
+                if (nkeep == SBX_JOBS_MAX) {
+                        if (r->tier->weak)
+                                kill(-r->pid, SIGKILL);
+                        return;
+                }
+                keep[nkeep++] = o->pid;
         }
         /* The strong tiers kill their tree themselves; their dead helper
          * processes still need reaping. The weak tiers rely on this sweep. */
-        proc_sweep_orphans(r->pid, all, tier_is_weak(r->tier), keep, nkeep);
+        proc_sweep_orphans(r->pid, all, r->tier->weak, keep, nkeep);
 }
 
 int sbx_run_step(struct sbx_run *r, const struct pollfd *pfds, size_t n)
@@ -305,7 +334,7 @@ int sbx_run_step(struct sbx_run *r, const struct pollfd *pfds, size_t n)
                         if (!r->killed)
                                 r->killed_wall = true;
                         r->killed = true;
-                        kill_tree(r);
+                        run_kill_tree(r);
                         r->deadline_ms = sbx_now_ms() + KILL_RECHECK_MS;
                 }
                 return 0;
@@ -318,36 +347,23 @@ int sbx_run_step(struct sbx_run *r, const struct pollfd *pfds, size_t n)
         return 1;
 }
 
-void run_reap_blocking(struct sbx_run *r)
-{
-        int status;
-
-        if (r->reaped || r->pid <= 0)
-                return;
-        kill_tree(r);
-        while (wait4(r->pid, &status, 0, &r->ru) < 0)
-                if (errno != EINTR)
-                        return;
-        r->reaped = true;
-        r->wait_status = status;
-        r->end_ms = sbx_now_ms();
-}
-
 void sbx_run_kill(struct sbx_run *r)
 {
         if (!r->killed)
                 r->interrupted = true;
         r->killed = true;
-        kill_tree(r);
+        run_kill_tree(r);
 }
 
 int sbx_run_sync(struct sandbox *sb, const struct run_spec *spec,
-                 struct run_result *res, struct sbx_err *err)
+                 const volatile sig_atomic_t *stop, struct run_result *res,
+                 struct sbx_err *err)
 {
-        return run_tier_sync(sb, sb->tier, spec, res, err);
+        return run_tier_sync(sb, sb->tier, spec, stop, res, err);
 }
 
-int run_tier_sync(struct sandbox *sb, enum tier t, const struct run_spec *spec,
+int run_tier_sync(struct sandbox *sb, const struct tier_ops *t,
+                  const struct run_spec *spec, const volatile sig_atomic_t *stop,
                   struct run_result *res, struct sbx_err *err)
 {
         struct sbx_run *r;
@@ -360,6 +376,8 @@ int run_tier_sync(struct sandbox *sb, enum tier t, const struct run_spec *spec,
                 int64_t wait = sbx_run_deadline_ms(r) - sbx_now_ms();
                 if (wait < 0)
                         wait = 0;
+                if (stop && *stop)
+                        sbx_run_kill(r);
                 /* a poll error (EINTR) only means: step and look again */
                 (void)poll(pfds, n, (int)(wait > 1000 ? 1000 : wait));
                 if (sbx_run_step(r, pfds, n))

@@ -16,9 +16,8 @@
 
 #include "cli.h"
 #include "output.h"
-#include "proc.h"
-#include "run_internal.h"
-#include "sandbox_impl.h"
+#include "sandbox.h"
+#include "stop_signals.h"
 #include "trace.h"
 #include "util.h"
 
@@ -123,19 +122,11 @@ static void print_passthrough(const struct run_result *res, const char *summary,
                 run_status_name(res->status), tier_name(res->tier), res->duration_s);
 }
 
-static int print_argv(struct sandbox *sb, const struct run_spec *spec)
+/* The one place the library's warnings reach the user (sandbox_opts.warn,
+ * set for every mode by cli.c). */
+void cli_print_warning(const char *msg, void *ctx)
 {
-        struct strvec env = { 0 }, argv = { 0 };
-        int64_t timeout = spec->timeout_ms > 0 ? spec->timeout_ms : DEFAULT_TIMEOUT_MS;
-        int64_t cpu = spec->cpu_limit_s > 0 ? spec->cpu_limit_s :
-                      (timeout + 999) / 1000 + DEFAULT_CPU_SLACK_S;
-        int rc = run_build_argv(sb, sb->tier, spec, timeout, cpu, &env, &argv);
-
-        for (size_t i = 0; rc == 0 && i < argv.len; i++)
-                printf("%s\n", argv.items[i]);
-        strvec_free(&env);
-        strvec_free(&argv);
-        return rc == 0 ? SBX_EXIT_OK : SBX_EXIT_SANDBOX;
+        fprintf(stderr, "sbx-run: %s\n", msg);
 }
 
 static volatile sig_atomic_t stop_signal;
@@ -147,36 +138,23 @@ static void on_stop(int sig)
 
 /* ^C or a kill of sbx-run takes the whole run down (in the weak tiers its
  * daemons too, through the sweep), then sbx-run dies of the same signal. */
-static void catch_stop_signals(bool on)
+static int catch_stop_signals(bool on)
 {
-        struct sigaction sa = { .sa_handler = on ? on_stop : SIG_DFL };
-        const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+        static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
 
-        for (size_t i = 0; i < sizeof(sigs) / sizeof(*sigs); i++)
-                sigaction(sigs[i], &sa, NULL);
+        return sbx_catch_signals(sigs, sizeof(sigs) / sizeof(*sigs),
+                                 on ? on_stop : NULL, NULL);
 }
 
 static int run_interruptible(struct sandbox *sb, const struct run_spec *spec,
                              struct run_result *res, struct sbx_err *err)
 {
-        struct sbx_run *r;
-        struct pollfd pfds[8];
-
-        catch_stop_signals(true);
-        if (sbx_run_start(sb, spec, &r, err) < 0) {
-                catch_stop_signals(false);
+        if (catch_stop_signals(true) < 0)
+                return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "signal handlers");
+        if (sbx_run_sync(sb, spec, &stop_signal, res, err) < 0) {
+                (void)catch_stop_signals(false);        /* the error is what counts */
                 return -1;
         }
-        for (;;) {
-                size_t n = sbx_run_pollfds(r, pfds, 8);
-                int64_t wait = sbx_run_deadline_ms(r) - sbx_now_ms();
-                if (stop_signal)
-                        sbx_run_kill(r);
-                (void)poll(pfds, n, (int)(wait < 0 ? 0 : wait > 1000 ? 1000 : wait));
-                if (sbx_run_step(r, pfds, n))
-                        break;
-        }
-        sbx_run_finish(r, res);
         return 0;
 }
 
@@ -189,7 +167,7 @@ static int run_and_report(struct sandbox *sb, const struct run_spec *spec,
         int again;
 
         if (opts->print_argv)
-                return print_argv(sb, spec);
+                return sandbox_print_argv(sb, spec, stdout) == 0 ? SBX_EXIT_OK : SBX_EXIT_SANDBOX;
         do {
                 if (run_interruptible(sb, spec, &res, &err) < 0)
                         return report_error(&err);
@@ -325,7 +303,8 @@ static int run_file_repeated(struct sandbox *sb, struct cli_opts *opts)
 static int reraise_stop(int rc)
 {
         if (stop_signal) {
-                catch_stop_signals(false);
+                if (catch_stop_signals(false) < 0)
+                        return 128 + stop_signal;
                 raise(stop_signal);
         }
         return rc;
@@ -397,14 +376,12 @@ int run_cli_argv(struct cli_opts *opts)
 
 int run_cli_probe(struct cli_opts *opts)
 {
-        struct sandbox *sb;
         struct sbx_err err = { 0 };
         int rc;
 
         fill_sb_opts(opts);
-        if (sandbox_prepare(&sb, &opts->sb, &err) < 0)
+        rc = sandbox_probe_report(&opts->sb, opts->json, stdout, &err);
+        if (rc < 0)
                 return report_error(&err);
-        rc = probe_report(sb, opts->json, stdout) == 0 ? SBX_EXIT_OK : SBX_EXIT_SANDBOX;
-        sandbox_close(sb);
-        return rc;
+        return rc == 0 ? SBX_EXIT_OK : SBX_EXIT_SANDBOX;
 }

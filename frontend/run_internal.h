@@ -10,11 +10,12 @@
 #include "argv.h"
 #include "output.h"
 #include "sandbox.h"
+#include "tier_ops.h"
 
 struct sbx_run {
         struct sandbox *sb;
         struct sbx_run *next;           /* session's list of runs in flight */
-        enum tier tier;
+        const struct tier_ops *tier;
         pid_t pid;
         int pidfd, out_fd, err_fd, status_fd;
         char *workdir;
@@ -29,16 +30,24 @@ struct sbx_run {
         struct run_result res;
 };
 
-int run_start_tier(struct sandbox *sb, enum tier t, const struct run_spec *spec,
-                   struct sbx_run **out, struct sbx_err *err);
-void run_free(struct sbx_run *r);
+int run_start_tier(struct sandbox *sb, const struct tier_ops *t,
+                   const struct run_spec *spec, struct sbx_run **out,
+                   struct sbx_err *err);
+void run_free(struct sbx_run *r);           /* run_finish.c */
 /* The env and argv a run of tier t would get (also for --print-argv). */
-int run_build_argv(struct sandbox *sb, enum tier t, const struct run_spec *spec,
-                   int64_t timeout_ms, int64_t cpu_limit_s, struct strvec *env,
-                   struct strvec *argv);
-void run_unlink(struct sandbox *sb, struct sbx_run *r);
-/* For finish without a reaped child: kill the tree and wait for it. */
-void run_reap_blocking(struct sbx_run *r);
+int run_build_argv(struct sandbox *sb, const struct tier_ops *t,
+                   const struct run_spec *spec, int64_t timeout_ms,
+                   int64_t cpu_limit_s, struct strvec *env, struct strvec *argv);
+/* run_finish.c: SIGKILL to the run's process group and its first process. */
+void run_kill_tree(struct sbx_run *r);
+
+/* run_result.c: res->detail = prefix + the first line of text; the last
+ * non-empty stderr line (why a tier's own setup failed). */
+void run_result_set_detail(struct run_result *res, const char *prefix, const char *text);
+const char *run_result_stderr_reason(const struct run_result *res);
+/* The tier's tool failed: RUN_ERROR, detail "WHAT: killed by SIGNAL", or
+ * with no signal "WHAT: " and the tool's last stderr line. */
+void run_result_tool_failed(struct run_result *res, const char *what, int sig);
 
 /* Pure classification, unit tested: fills res->status/returncode/signal/
  * detail from the wait status, the tier's status text and the limits. */

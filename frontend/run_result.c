@@ -3,9 +3,44 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sandbox.h"
+#include "run_internal.h"
 
 #define SUMMARY_MAX_CHARS 400
+
+void run_result_set_detail(struct run_result *res, const char *prefix, const char *text)
+{
+        size_t len = strcspn(text, "\n");
+
+        snprintf(res->detail, sizeof(res->detail), "%s%.*s", prefix, (int)len, text);
+}
+
+/* The last non-empty stderr line: why a tier's own setup failed. */
+const char *run_result_stderr_reason(const struct run_result *res)
+{
+        const char *s = res->err.tail;
+        const char *end = s + res->err.tail_len;
+
+        while (end > s && (end[-1] == '\n' || end[-1] == ' '))
+                end--;
+        const char *start = end;
+        while (start > s && start[-1] != '\n')
+                start--;
+        return start < end ? start : "no message";
+}
+
+void run_result_tool_failed(struct run_result *res, const char *what, int sig)
+{
+        char prefix[64];
+
+        res->status = RUN_ERROR;
+        if (sig) {
+                snprintf(res->detail, sizeof(res->detail), "%s: killed by %s", what,
+                         strsignal(sig));
+                return;
+        }
+        snprintf(prefix, sizeof(prefix), "%s: ", what);
+        run_result_set_detail(res, prefix, run_result_stderr_reason(res));
+}
 
 const char *run_status_name(enum run_status s)
 {

@@ -1,5 +1,5 @@
 /* The session: resolve the interpreter and venv once, compute binds, env
- * and each tier's argv prefix once, then pick the tier (probe.c). Runs
+ * and each tier's argv prefix once (tier_choose.c then picks the tier). Runs
  * (run.c) only reuse what is here. */
 #include <dirent.h>
 #include <errno.h>
@@ -33,14 +33,14 @@ static const char *const base_env[] = {
 static int build_env(struct sandbox *sb, struct sbx_err *err)
 {
         if (strvec_extend(&sb->env, base_env) < 0)
-                return sbx_fail(err, ENOMEM, "env");
+                return sbx_fail_oom(err, "env");
         for (const char *const *e = sb->opts.env; e && *e; e++) {
                 if (!strchr(*e, '=') || **e == '=')
                         return sbx_fail(err, 0, "--env %s: expected NAME=VALUE", *e);
                 char *x = env_expand_venv(*e, sb->venv_dir);
                 if (!x || strvec_push(&sb->env, x) < 0) {
                         free(x);
-                        return sbx_fail(err, ENOMEM, "env");
+                        return sbx_fail_oom(err, "env");
                 }
                 free(x);
         }
@@ -119,7 +119,7 @@ static int build_binds(struct sandbox *sb, const struct interp_info *info,
                 rc |= strvec_push(&sb->binds, *b);
         }
         if (rc)
-                return sbx_fail(err, ENOMEM, "binds");
+                return sbx_fail_oom(err, "binds");
         canon_binds(&sb->binds);
         binds_normalize(&sb->binds);
         return refuse_private_dirs(&sb->binds, err);
@@ -133,13 +133,13 @@ static int canon_python(struct sandbox *sb, struct sbx_err *err)
         char path[PATH_MAX];
 
         if (!sb->python)
-                return sbx_fail(err, ENOMEM, "python");
+                return sbx_fail_oom(err, "python");
         if (snprintf(path, sizeof(path), "%s", sb->python) >= (int)sizeof(path) ||
             interp_canon_dir(path, sizeof(path)) < 0)
                 return sbx_fail(err, errno, "interpreter %s", sb->python);
         free(sb->python);
         sb->python = strdup(path);
-        return sb->python ? 0 : sbx_fail(err, ENOMEM, "python");
+        return sb->python ? 0 : sbx_fail_oom(err, "python");
 }
 
 /* Interpreter, venv, env, binds: everything the runs share. */
@@ -156,7 +156,7 @@ static int resolve_python(struct sandbox *sb, struct sbx_err *err)
         sb->base_version = strdup(info.version);
         int rc = -1;
         if (!sb->base_python || !sb->base_version) {
-                sbx_fail(err, ENOMEM, "python");
+                sbx_fail_oom(err, "python");
                 goto out;
         }
         if (sb->opts.venv_name) {
@@ -164,13 +164,14 @@ static int resolve_python(struct sandbox *sb, struct sbx_err *err)
                         .name = sb->opts.venv_name, .base_python = sb->base_python,
                         .base_version = sb->base_version, .packages = sb->opts.packages,
                         .provision = sb->opts.provision, .rebuild = sb->opts.rebuild,
-                        .quiet = sb->opts.quiet,
+                        .quiet = sb->opts.quiet, .warn = sb->opts.warn,
+                        .warn_ctx = sb->opts.warn_ctx,
                 };
                 if (venv_ensure(&rq, &sb->venv_dir, err) < 0)
                         goto out;
                 if (asprintf(&sb->python, "%s/bin/python", sb->venv_dir) < 0) {
                         sb->python = NULL;
-                        sbx_fail(err, ENOMEM, "python");
+                        sbx_fail_oom(err, "python");
                         goto out;
                 }
         } else {
@@ -186,16 +187,13 @@ out:
 
 /* Only the tier about to be used is looked up: the helper tier searches
  * PATH for neither bwrap nor unshare. */
-static void find_tool(struct sandbox *sb, enum tier t)
+static char *find_tool(const struct tier_ops *o)
 {
-        const char *helper = getenv("SBX_HELPER");
+        const char *env = o->tool_env ? getenv(o->tool_env) : NULL;
 
-        if (t == TIER_HELPER)
-                sb->tool[t] = strdup(helper && helper[0] ? helper : SBX_HELPER_PATH);
-        else if (t == TIER_BWRAP)
-                sb->tool[t] = proc_find_exe("bwrap", NULL);
-        else if (t == TIER_UNSHARE || t == TIER_UNSHARE_ROOT)
-                sb->tool[t] = proc_find_exe("unshare", NULL);
+        if (o->tool_path)
+                return strdup(env && env[0] ? env : o->tool_path);
+        return o->tool ? proc_find_exe(o->tool, NULL) : NULL;
 }
 
 /* A file for the BPF program that no other process can reach: a memfd,
@@ -272,7 +270,7 @@ static int build_prefix(struct sandbox *sb, enum tier t, struct sbx_err *err)
         char links[8][256];
         size_t n_dirs = 0;
 
-        if (t == TIER_BWRAP && build_root_dirs(dirs, links, &n_dirs) < 0)
+        if (tier_ops(t)->needs_root_dirs && build_root_dirs(dirs, links, &n_dirs) < 0)
                 return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "readlink");
         struct tier_params p = {
                 .tool = sb->tool[t] ? sb->tool[t] : "",
@@ -284,7 +282,7 @@ static int build_prefix(struct sandbox *sb, enum tier t, struct sbx_err *err)
                 .seccomp = sb->seccomp_fd >= 0,
         };
         if (tier_build_prefix(t, &p, &sb->prefix[t]) < 0)
-                return sbx_fail_code(err, SBX_EXIT_SANDBOX, ENOMEM, "argv");
+                return sbx_fail_oom(err, "argv");
         return 0;
 }
 
@@ -309,14 +307,16 @@ static long long count_user_processes(void)
 
 int sandbox_tier_ready(struct sandbox *sb, enum tier t, struct sbx_err *err)
 {
+        const struct tier_ops *o = tier_ops(t);
+
         if (sb->tier_ready[t])
                 return 0;
         free(sb->tool[t]);      /* an earlier attempt that failed */
         strvec_free(&sb->prefix[t]);
-        find_tool(sb, t);
-        if (t == TIER_BWRAP && sb->tool[t])
+        sb->tool[t] = find_tool(o);
+        if (o->needs_seccomp && sb->tool[t])
                 export_seccomp(sb);
-        if (t == TIER_RLIMIT)
+        if (o->counts_nproc)
                 sb->nproc_limit = count_user_processes() + NPROC_HEADROOM;
         if (build_prefix(sb, t, err) < 0)
                 return -1;
@@ -344,7 +344,7 @@ static int make_scratch(struct sandbox *sb, struct sbx_err *err)
         const char *tmp = getenv("TMPDIR");
 
         if (asprintf(&sb->scratch, "%s/sbx-run-XXXXXX", tmp && tmp[0] == '/' ? tmp : "/tmp") < 0)
-                return sbx_fail(err, ENOMEM, "scratch");
+                return sbx_fail_oom(err, "scratch");
         if (!mkdtemp(sb->scratch)) {
                 int e = errno;
                 free(sb->scratch);
@@ -370,10 +370,9 @@ int sandbox_prepare(struct sandbox **out, const struct sandbox_opts *opts,
         struct sandbox *sb = calloc(1, sizeof(*sb));
 
         if (!sb)
-                return sbx_fail(err, ENOMEM, "sandbox");
+                return sbx_fail_oom(err, "sandbox");
         sb->opts = *opts;
         apply_defaults(&sb->opts);
-        sb->tier = TIER_NONE;
         sb->seccomp_fd = sb->devnull_fd = -1;
         /* orphans of the weak tiers re-parent to us, so we can kill them */
         if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0 ||
@@ -389,21 +388,6 @@ fail:
         return -1;
 }
 
-int sandbox_open(struct sandbox **out, const struct sandbox_opts *opts,
-                 struct sbx_err *err)
-{
-        struct sandbox *sb;
-
-        if (sandbox_prepare(&sb, opts, err) < 0)
-                return -1;
-        if (probe_choose(sb, err) < 0) {
-                sandbox_close(sb);
-                return -1;
-        }
-        *out = sb;
-        return 0;
-}
-
 void sandbox_close(struct sandbox *sb)
 {
         if (!sb)
@@ -411,10 +395,10 @@ void sandbox_close(struct sandbox *sb)
         /* empty unless a run left something (its own cleanup failed) */
         if (sb->scratch && rmdir(sb->scratch) < 0)
                 sbx_rm_tree(sb->scratch);
-        for (int t = 0; t < TIER_COUNT; t++) {
-                free(sb->tool[t]);
-                free(sb->tier_why[t]);
-                strvec_free(&sb->prefix[t]);
+        for_each_tier(o) {
+                free(sb->tool[o->id]);
+                free(sb->tier_why[o->id]);
+                strvec_free(&sb->prefix[o->id]);
         }
         strvec_free(&sb->binds);
         strvec_free(&sb->env);
@@ -431,7 +415,7 @@ void sandbox_close(struct sandbox *sb)
         free(sb);
 }
 
-enum tier sandbox_tier(const struct sandbox *sb) { return sb->tier; }
+enum tier sandbox_tier(const struct sandbox *sb) { return tier_id(sb->tier); }
 const char *sandbox_python(const struct sandbox *sb) { return sb->python; }
 
 char *sandbox_mkdtemp(struct sandbox *sb, struct sbx_err *err)
@@ -439,7 +423,7 @@ char *sandbox_mkdtemp(struct sandbox *sb, struct sbx_err *err)
         char *path = NULL;
 
         if (asprintf(&path, "%s/%u", sb->scratch, sb->scratch_seq++) < 0) {
-                sbx_fail(err, ENOMEM, "workdir");
+                sbx_fail_oom(err, "workdir");
                 return NULL;
         }
         if (mkdir(path, 0700) < 0) {

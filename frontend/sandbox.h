@@ -6,20 +6,19 @@
 #define SBX_SANDBOX_H
 
 #include <poll.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "err.h"
+#include "limit.h"
+#include "output.h"       /* struct run_output */
 #include "tier.h"
 
-#define DEFAULT_TIMEOUT_MS        10000
-#define DEFAULT_CPU_SLACK_S       5              /* cpu rlimit = timeout + 5 s */
-#define DEFAULT_MEMORY_BYTES      (4LL << 30)    /* address space */
-#define DEFAULT_FSIZE_BYTES       (64LL << 20)
-#define DEFAULT_MAX_OUTPUT_BYTES  (1 << 20)      /* per stream */
+/* DEFAULT_TIMEOUT_MS and the other limits' defaults: limit.h's table. */
 #define DEFAULT_WORKDIR_BYTES     (64LL << 20)   /* private workdir tmpfs */
-#define OUTPUT_TAIL_BYTES         4096           /* always kept, even past the cap */
 
 /* What every run of a session shares. Strings are borrowed: they must
  * outlive the session. */
@@ -37,11 +36,22 @@ struct sandbox_opts {
         const char *const *packages;    /* NULL-terminated or NULL */
         const char *const *provision;   /* files of Python snippets, NULL-terminated or NULL */
         bool rebuild;
-        bool quiet;                     /* no warnings on stderr */
+        bool quiet;                     /* no warnings: warn is not called */
+        /* The library prints nothing itself: each warning or note for the
+         * user (a tier that falls back, unshare-root's root, a venv being
+         * built) is one line, without "sbx-run: ", handed to warn if set. */
+        void (*warn)(const char *msg, void *ctx);
+        void *warn_ctx;
         /* One run, not a suite: pick the helper (or bwrap) without a probe
          * run of its own; the first run proves it (sandbox_recheck_tier). */
         bool probe_by_first_run;
 };
+
+/* The defaults: everything 0 (the DEFAULT_* limits), any tier. */
+static inline void sandbox_opts_init(struct sandbox_opts *o)
+{
+        *o = (struct sandbox_opts){ .force_tier = TIER_NONE, .require_tier = TIER_NONE };
+}
 
 struct sandbox;                         /* opaque: chosen tier, resolved interpreter, binds */
 
@@ -58,7 +68,13 @@ enum tier sandbox_tier(const struct sandbox *sb);
  * (helper.conf's max_timeout, max_cpu; `sbx-helper --probe`): 1 with them
  * set, 0 (both 0) in other tiers or when the helper does not say. A run
  * that asks more is refused by the helper. */
-int sandbox_helper_ceilings(const struct sandbox *sb, double *timeout_s, double *cpu_s);
+int sandbox_helper_ceilings(struct sandbox *sb, double *timeout_s, double *cpu_s);
+/* --probe: sets up a session without choosing a tier, probes every tier
+ * and writes which work and why not (JSON or text) to fp. Returns 0 when
+ * one works, 1 when none does, -1 (err set) when the session cannot be
+ * set up. */
+int sandbox_probe_report(const struct sandbox_opts *opts, bool json, FILE *fp,
+                         struct sbx_err *err);
 /* Absolute path of the interpreter that runs will exec (venv's or base). */
 /* Where a bare argv[0] is looked up (the sandbox's own PATH). */
 #define SANDBOX_PATH "/usr/bin:/bin"
@@ -92,15 +108,6 @@ struct run_spec {
         const char *const *env_extra;   /* NAME=VALUE added for this run only, or NULL */
         int64_t timeout_ms;             /* wall clock; 0 = DEFAULT_TIMEOUT_MS */
         int64_t cpu_limit_s;            /* 0 = timeout + DEFAULT_CPU_SLACK_S */
-};
-
-struct run_output {
-        char *data;                     /* first max_output bytes, NUL-terminated */
-        size_t len;
-        bool truncated;
-        char tail[OUTPUT_TAIL_BYTES + 1]; /* the last bytes of the whole stream */
-        size_t tail_len;
-        size_t total;                   /* bytes the program wrote in all */
 };
 
 struct run_result {
@@ -143,8 +150,14 @@ void sbx_run_finish(struct sbx_run *r, struct run_result *res);
 /* Kills the whole tree at once (used on SIGINT); finish still required. */
 void sbx_run_kill(struct sbx_run *r);
 
-/* Blocking convenience: start, loop, finish. */
+/* --print-argv: the argv a run of spec would exec in the session's tier,
+ * one word a line, to fp. Returns 0, or -1 when it cannot be built. */
+int sandbox_print_argv(struct sandbox *sb, const struct run_spec *spec, FILE *fp);
+
+/* Blocking: start, loop, finish. With stop (a signal handler's flag), the
+ * run is killed, and recorded "interrupted", once *stop is non-zero. */
 int sbx_run_sync(struct sandbox *sb, const struct run_spec *spec,
-                 struct run_result *res, struct sbx_err *err);
+                 const volatile sig_atomic_t *stop, struct run_result *res,
+                 struct sbx_err *err);
 
 #endif

@@ -1,24 +1,26 @@
 /* The session's private state, shared by the files that implement
- * sandbox.h (sandbox.c, probe.c, run.c). Not for the suite layer. */
+ * sandbox.h (sandbox.c, tier_choose.c, probe.c, run.c, run_finish.c). Not
+ * for the CLI or the suite layer. */
 #ifndef SBX_SANDBOX_IMPL_H
 #define SBX_SANDBOX_IMPL_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
 #include "argv.h"
 #include "sandbox.h"
+#include "tier_ops.h"
 
 #define PROBE_TIMEOUT_MS          15000
-#define HELPER_GRACE_MS           2000  /* the helper enforces the wall clock itself */
 #define NPROC_HEADROOM            512   /* rlimit tier: above the user's current count */
 
 struct sbx_run;
 
 struct sandbox {
         struct sandbox_opts opts;
-        enum tier tier;
+        const struct tier_ops *tier;    /* the chosen row; NULL until chosen */
         char *python;                   /* what runs exec (venv's or base) */
         char *base_python;              /* the resolved base interpreter */
         char *base_version;             /* its sys.version */
@@ -41,16 +43,31 @@ struct sandbox {
         long long nproc_limit;          /* rlimit tier only */
         struct sbx_run *runs;           /* in flight, for the orphan sweep */
         int runs_in_flight;
-        bool root_warned;
+        bool choice_warned;             /* the tier's choice_warning, said once */
+        const struct tier_prober *prober;       /* set by sandbox_open */
+};
+
+/* What the tier choice asks of each tier; probe.c's probe_real runs the
+ * tiers, a unit test passes fakes. */
+struct tier_prober {
+        /* 1 works, 0 not (why in tier_why); probes once, remembers */
+        int (*probe)(struct sandbox *sb, enum tier t);
+        /* 1 when the tier's tool is missing (why in tier_why), else 0 */
+        int (*tool_missing)(struct sandbox *sb, enum tier t);
+        /* a run of tier t that was its probe failed: sets tier_why */
+        void (*note_failure)(struct sandbox *sb, enum tier t, const struct run_result *res);
 };
 
 /* probe.c */
-int probe_tier(struct sandbox *sb, enum tier t);   /* 1 works, 0 not (why in tier_why) */
-int probe_choose(struct sandbox *sb, struct sbx_err *err);
-/* --probe: every tier, whether it works, and why not; JSON or text. */
-int probe_report(struct sandbox *sb, bool json, FILE *fp);
+extern const struct tier_prober probe_real;
+int probe_tool_missing(struct sandbox *sb, enum tier t);
+void probe_note_failure(struct sandbox *sb, enum tier t, const struct run_result *res);
+/* tier_choose.c: sets sb->tier, or fails with SBX_EXIT_SANDBOX and every
+ * tier's reason */
+int tier_choose(struct sandbox *sb, struct sbx_err *err);
 /* run.c */
-int run_tier_sync(struct sandbox *sb, enum tier t, const struct run_spec *spec,
+int run_tier_sync(struct sandbox *sb, const struct tier_ops *t,
+                  const struct run_spec *spec, const volatile sig_atomic_t *stop,
                   struct run_result *res, struct sbx_err *err);
 /* sandbox.c: sandbox_open without choosing a tier (for --probe) */
 int sandbox_prepare(struct sandbox **out, const struct sandbox_opts *opts,

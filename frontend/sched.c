@@ -108,15 +108,15 @@ int sched_run(const size_t *jobs, size_t n, int parallel, const struct sched_ops
         size_t next = 0;
         int rc = SCHED_DONE;
 
-        if (parallel < 1 || parallel > SCHED_MAX_PARALLEL)
-                return sbx_fail(err, 0, "-j %d: must be 1..%d", parallel, SCHED_MAX_PARALLEL);
+        if (parallel < 1 || parallel > SBX_JOBS_MAX)
+                return sbx_fail(err, 0, "-j %d: must be 1..%d", parallel, SBX_JOBS_MAX);
         L.parallel = parallel;
         L.slots = calloc((size_t)parallel, sizeof(*L.slots));
         L.pfds = calloc((size_t)parallel * SCHED_PFDS_PER_RUN, sizeof(*L.pfds));
         if (!L.slots || !L.pfds) {
                 free(L.slots);
                 free(L.pfds);
-                return sbx_fail(err, ENOMEM, "scheduler");
+                return sbx_fail_oom(err, "scheduler");
         }
         while (next < n || L.inflight > 0) {
                 if (stop && *stop) {

@@ -7,9 +7,9 @@
 #include <signal.h>
 #include <stddef.h>
 
+#include "limit.h"
 #include "sandbox.h"
 
-#define SCHED_MAX_PARALLEL 1024
 #define SCHED_PFDS_PER_RUN 8
 
 struct sched_ops {
@@ -28,7 +28,7 @@ enum sched_outcome {
         SCHED_STOPPED = 1,      /* *stop was set: runs in flight were killed */
 };
 
-/* Runs jobs[0..n) with at most parallel in flight. stop is polled between
+/* Runs jobs[0..n) with at most parallel (1..SBX_JOBS_MAX) in flight. stop is polled between
  * wakeups; waitmask is the signal mask during ppoll (so a signal blocked
  * elsewhere wakes the loop without a race). Returns SCHED_DONE,
  * SCHED_STOPPED or -1 with err. */

@@ -18,6 +18,7 @@
 
 #include "proc.h"
 #include "serve.h"
+#include "stop_signals.h"
 #include "util.h"
 
 #define READ_CHUNK        (1 << 20)
@@ -120,7 +121,7 @@ static int start_program(struct server *S, struct job *j, struct sbx_err *err)
         if (!(j->dir = sandbox_mkdtemp(S->sb, err)))
                 return -1;
         if (asprintf(&path, "%s/%s", j->dir, PROGRAM_NAME) < 0)
-                return sbx_fail(err, ENOMEM, "program path");
+                return sbx_fail_oom(err, "program path");
         if (write_program(path, j->rq.code, j->rq.code_len, err) < 0)
                 return -1;
         char *argv[] = { (char *)sandbox_python(S->sb), "-I", "-B", path, NULL };
@@ -428,22 +429,12 @@ static int watch_parent(struct server *S)
 
 static int install_signals(sigset_t *waitmask)
 {
-        struct sigaction sa = { .sa_handler = on_stop };
+        static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
         struct sigaction ign = { .sa_handler = SIG_IGN };
-        sigset_t block;
 
-        sigemptyset(&sa.sa_mask);
-        sigemptyset(&block);
-        sigaddset(&block, SIGINT);
-        sigaddset(&block, SIGTERM);
-        sigaddset(&block, SIGHUP);
-        if (sigaction(SIGINT, &sa, NULL) < 0 || sigaction(SIGTERM, &sa, NULL) < 0 ||
-            sigaction(SIGHUP, &sa, NULL) < 0 || sigaction(SIGPIPE, &ign, NULL) < 0 ||
-            sigprocmask(SIG_BLOCK, &block, waitmask) < 0)
+        if (sigaction(SIGPIPE, &ign, NULL) < 0 ||
+            sbx_catch_signals(sigs, 3, on_stop, waitmask) < 0)
                 return -1;
-        sigdelset(waitmask, SIGINT);
-        sigdelset(waitmask, SIGTERM);
-        sigdelset(waitmask, SIGHUP);
         return 0;
 }
 
@@ -488,7 +479,7 @@ static int serve_setup(struct server *S, int argc, char **argv, struct sbx_err *
         S->pfds = calloc((size_t)S->parallel * PFDS_PER_JOB + 2, sizeof(*S->pfds));
         S->args = server_args(argc, argv);
         if (!S->slots || !S->pfds || !S->args)
-                return sbx_fail_code(err, SBX_EXIT_SANDBOX, ENOMEM, "--serve");
+                return sbx_fail_oom(err, "--serve");
         if (watch_parent(S) < 0)
                 return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "--serve: the client is gone");
         S->opts->sb.probe_by_first_run = false;

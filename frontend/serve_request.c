@@ -161,9 +161,9 @@ static int parse_suite(const cJSON *o, struct serve_request *rq, char *why, size
         if (rq->canonical == (rq->samples != NULL))
                 return WHY("give exactly one of \"samples\" and \"canonical\": true");
         if (jobs && !cJSON_IsNull(jobs)) {
-                if (!cJSON_IsNumber(jobs) || jobs->valuedouble < 1 || jobs->valuedouble > 4096 ||
+                if (!cJSON_IsNumber(jobs) || jobs->valuedouble < 1 || jobs->valuedouble > SBX_JOBS_MAX ||
                     jobs->valuedouble != (int)jobs->valuedouble)
-                        return WHY("\"jobs\" must be an integer in [1, 4096]");
+                        return WHY("\"jobs\" must be an integer in [1, %d]", SBX_JOBS_MAX);
                 rq->jobs = (int)jobs->valuedouble;
         }
         return 0;

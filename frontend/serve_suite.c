@@ -120,12 +120,12 @@ int serve_suite_start(struct serve_suite **out, const struct serve_request *rq,
         char *argv[SUITE_MAX_ARGS], jobs[16], timeout[32];
 
         if (!s)
-                return sbx_fail(err, ENOMEM, "suite");
+                return sbx_fail_oom(err, "suite");
         s->results_fd = s->out.fd = s->err.fd = -1;
         s->pid = -1;
         *out = s;
         if (!(s->id = cJSON_Duplicate(rq->id, false)))
-                return sbx_fail(err, ENOMEM, "suite");
+                return sbx_fail_oom(err, "suite");
         if (!rq->out && !(s->dir = sandbox_mkdtemp(sb, err)))
                 return -1;
         if (rq->out)
@@ -133,7 +133,7 @@ int serve_suite_start(struct serve_suite **out, const struct serve_request *rq,
         else if (asprintf(&results, "%s/results.jsonl", s->dir) < 0)
                 results = NULL;
         if (!results)
-                return sbx_fail(err, ENOMEM, "suite");
+                return sbx_fail_oom(err, "suite");
         s->results_path = results;
         /* opened before the child truncates it: the same file, followed from 0 */
         s->results_fd = open(results, O_RDONLY | O_CREAT | O_CLOEXEC, 0644);

@@ -25,17 +25,13 @@
 #define MBPPPLUS_TIMEOUT_MS     60000
 #define CLASSEVAL_CLASS_TIMEOUT_MS 5000         /* ClassEval: per test class */
 
-enum suite_kind {
-        SUITE_HUMANEVAL = 0,
-        SUITE_MBPP,
-        SUITE_CLASSEVAL,
-        SUITE_CUSTOM,
-};
+struct suite_row;
+struct suite_ops;
 
-/* What a suite is: built in for the known benchmarks, read from a JSON
- * file for custom ones (suite_def.c). */
+/* What a suite is: a built-in row for the known benchmarks, read from a
+ * JSON file for custom ones (suite_def.c). */
 struct suite_def {
-        enum suite_kind kind;
+        const struct suite_row *row;    /* its row (suite_ops.h), or suite_custom_row */
         char *name;                     /* "humaneval", ..., or the custom file's path */
         char *problems;                 /* custom: default problem file, or NULL */
         char *template;                 /* custom: program template */
@@ -77,14 +73,17 @@ struct suite {
         const char *samples_format;     /* "jsonl", "json", "bigcode-generations", ... */
         bool canonical;
         struct evalplus_suite *evalplus; /* evalplus's native form, else NULL (evalplus.h) */
+        /* How its programs are built, run and scored: the row's, or
+         * evalplus's for a file in the native form (set by suite_load_problems). */
+        const struct suite_ops *ops;
 };
 
-/* Reads a whole file, gunzipping it when it ends in .gz. The buffer is
+/* Reads a whole file, gunzipping it when it ends in .gz (suite_file.c). The buffer is
  * NUL-terminated; *len excludes the NUL. */
 int suite_read_file(const char *path, char **buf, size_t *len, struct sbx_err *err);
 
 /* Calls fn for each non-blank line of a JSONL buffer, parsed into an object
- * (owned by fn). Errors name path and line. */
+ * (owned by fn). Errors name path and line (suite_jsonl.c). */
 typedef int (*jsonl_fn)(void *ctx, cJSON *obj, long line, struct sbx_err *err);
 int suite_parse_jsonl(const char *path, const char *buf, size_t len,
                       jsonl_fn fn, void *ctx, struct sbx_err *err);
@@ -134,7 +133,13 @@ static inline bool suite_in_shard(size_t index, int shard_index, int shard_count
         return shard_count <= 0 || (int)(index % (size_t)shard_count) == shard_index;
 }
 
+/* ---- tasks and samples as tables (suite_tasks.c) ---- */
+
 /* String form of a task_id field (string, or integer as MBPP has); malloc'd. */
 char *suite_task_id_string(const cJSON *v);
+/* strcmp, but digit runs compare as numbers (HumanEval/2 < HumanEval/10). */
+int suite_natural_cmp(const char *a, const char *b);
+/* Builds by_id once the tasks are loaded; a duplicate task_id is an error. */
+int suite_index_tasks(struct suite *s, struct sbx_err *err);
 
 #endif

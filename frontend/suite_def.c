@@ -1,5 +1,6 @@
-/* Suite definitions: the built-in benchmarks, and custom suites described
- * by a JSON file (docs/suites.md). Every error names the suite file. */
+/* Suite definitions: the built-in benchmarks (their rows are in
+ * suite_table.c), and custom suites described by a JSON file
+ * (docs/suites.md). Every error names the suite file. */
 #include <errno.h>
 #include <libgen.h>
 #include <stdio.h>
@@ -8,6 +9,7 @@
 #include <unistd.h>
 
 #include "suite.h"
+#include "suite_ops.h"
 #include "util.h"
 
 /* Where `make install` puts the shipped benchmark data; $SBX_SUITES_DIR
@@ -15,19 +17,6 @@
 #ifndef SBX_SUITES_DIR
 #define SBX_SUITES_DIR "/usr/local/share/sbx/suites"
 #endif
-
-/* The problem file each shipped suite reads when --problems is not given
- * (HumanEval+ in the OriginFmt form, whose plus tests are asserts: no ground
- * truth to compute first; MBPP+ in evalplus's native form, the only one
- * --suite mbppplus reads). */
-static const struct {
-        const char *suite, *file;
-} shipped[] = {
-        { "humaneval", "humaneval/HumanEval.jsonl.gz" },
-        { "humanevalplus", "humanevalplus/HumanEvalPlus-OriginFmt.jsonl.gz" },
-        { "mbpp", "mbpp/mbpp.jsonl" },
-        { "mbppplus", "mbppplus/MbppPlus.jsonl.gz" },
-};
 
 const char *suite_data_dir(void)
 {
@@ -38,58 +27,50 @@ const char *suite_data_dir(void)
 
 int suite_default_problems(const char *suite, char **path, struct sbx_err *err)
 {
+        const struct suite_row *row = suite_row_find(suite);
+
         *path = NULL;
-        if (!strcmp(suite, "classeval"))
-                return sbx_fail(err, 0, "suite classeval: no problem file is shipped "
-                                "(ClassEval's data is CC BY-NC 4.0): get ClassEval_data.json "
-                                "from https://github.com/FudanSELab/ClassEval (data/) and "
-                                "pass --problems FILE");
-        for (size_t i = 0; i < sizeof(shipped) / sizeof(shipped[0]); i++) {
-                if (strcmp(suite, shipped[i].suite))
-                        continue;
-                if (asprintf(path, "%s/%s", suite_data_dir(), shipped[i].file) < 0) {
-                        *path = NULL;
-                        return sbx_fail(err, ENOMEM, "problems path");
-                }
-                if (access(*path, R_OK) == 0)
-                        return 0;
-                sbx_fail(err, errno, "suite %s: the shipped problem file %s cannot be "
-                         "read (install sbx's data with `make install`, set "
-                         "SBX_SUITES_DIR, or pass --problems FILE)", suite, *path);
-                free(*path);
+        if (row && row->not_shipped)
+                return sbx_fail(err, 0, "suite %s: no problem file is shipped (%s): %s and "
+                                "pass --problems FILE", suite, row->not_shipped,
+                                row->get_problems);
+        if (!row || !row->shipped_problems)
+                return sbx_fail(err, 0, "suite %s: --problems FILE is required", suite);
+        if (asprintf(path, "%s/%s", suite_data_dir(), row->shipped_problems) < 0) {
                 *path = NULL;
-                return -1;
+                return sbx_fail_oom(err, "problems path");
         }
-        return sbx_fail(err, 0, "suite %s: --problems FILE is required", suite);
+        if (access(*path, R_OK) == 0)
+                return 0;
+        sbx_fail(err, errno, "suite %s: the shipped problem file %s cannot be "
+                 "read (install sbx's data with `make install`, set "
+                 "SBX_SUITES_DIR, or pass --problems FILE)", suite, *path);
+        free(*path);
+        *path = NULL;
+        return -1;
 }
 
-
-static int builtin(struct suite_def *def, const char *name)
+int suite_def_from_row(struct suite_def *def, const struct suite_row *row, struct sbx_err *err)
 {
-        if (!strcmp(name, "humaneval") || !strcmp(name, "humanevalplus")) {
-                def->kind = SUITE_HUMANEVAL;
-                def->timeout_ms = name[9] ? HUMANEVALPLUS_TIMEOUT_MS : HUMANEVAL_TIMEOUT_MS;
-        } else if (!strcmp(name, "mbpp") || !strcmp(name, "mbppplus")) {
-                def->kind = SUITE_MBPP;
-                def->timeout_ms = name[4] ? MBPPPLUS_TIMEOUT_MS : MBPP_TIMEOUT_MS;
-        } else if (!strcmp(name, "classeval")) {
-                def->kind = SUITE_CLASSEVAL;
-                def->timeout_ms = CLASSEVAL_CLASS_TIMEOUT_MS;
-        } else {
-                return -1;
-        }
-        def->name = strdup(name);
-        return 0;
+        memset(def, 0, sizeof(*def));
+        def->row = row;
+        def->timeout_ms = row->timeout_ms;
+        def->name = strdup(row->name);
+        return def->name ? 0 : sbx_fail_oom(err, "suite");
 }
 
 int suite_def_load(struct suite_def *def, const char *name_or_path, struct sbx_err *err)
 {
+        const struct suite_row *row = suite_row_find(name_or_path);
+        char names[256];
+
+        if (row)
+                return suite_def_from_row(def, row, err);
         memset(def, 0, sizeof(*def));
-        if (builtin(def, name_or_path) == 0)
-                return def->name ? 0 : sbx_fail(err, ENOMEM, "suite");
+        suite_row_names(names, sizeof(names));
         if (!strchr(name_or_path, '/') && !strstr(name_or_path, ".json"))
-                return sbx_fail(err, 0, "unknown suite \"%s\" (humaneval, humanevalplus, "
-                                "mbpp, mbppplus, classeval, or a suite FILE.json)", name_or_path);
+                return sbx_fail(err, 0, "unknown suite \"%s\" (%s, or a suite FILE.json)",
+                                name_or_path, names);
         return suite_custom_load(def, name_or_path, err);
 }
 
@@ -129,7 +110,7 @@ static int get_string(const cJSON *obj, const char *key, char **out,
         if (json_dup_str(obj, key, out) >= 0)
                 return 0;
         if (errno == ENOMEM)
-                return sbx_fail(err, ENOMEM, "%s", path);
+                return sbx_fail_oom(err, "%s", path);
         return sbx_fail(err, 0, "%s: \"%s\" must be a string", path, key);
 }
 
@@ -144,13 +125,13 @@ static int get_list(const cJSON *obj, const char *key, char ***out, bool paths,
         if (!cJSON_IsArray(v))
                 return sbx_fail(err, 0, "%s: \"%s\" must be a list of strings", path, key);
         if (!(*out = calloc((size_t)cJSON_GetArraySize(v) + 1, sizeof(char *))))
-                return sbx_fail(err, ENOMEM, "%s", path);
+                return sbx_fail_oom(err, "%s", path);
         cJSON_ArrayForEach(it, v) {
                 if (!cJSON_IsString(it))
                         return sbx_fail(err, 0, "%s: \"%s\" must be a list of strings", path, key);
                 (*out)[i] = paths ? resolve(path, it->valuestring) : strdup(it->valuestring);
                 if (!(*out)[i++])
-                        return sbx_fail(err, ENOMEM, "%s", path);
+                        return sbx_fail_oom(err, "%s", path);
         }
         return 0;
 }
@@ -192,8 +173,8 @@ static int custom_fields(struct suite_def *def, const cJSON *obj, const char *pa
                 return sbx_fail(err, 0, "%s: missing \"template\" (how a program is built, "
                                 "e.g. \"{prompt}{completion}\\n{test}\\n\")", path);
         if (problems && !(def->problems = resolve(path, problems)))
-                return sbx_fail(err, ENOMEM, "%s", path);
-        def->timeout_ms = HUMANEVAL_TIMEOUT_MS;
+                return sbx_fail_oom(err, "%s", path);
+        def->timeout_ms = suite_custom_row.timeout_ms;
         if (timeout) {
                 if (!cJSON_IsNumber(timeout) || timeout->valuedouble <= 0 ||
                     timeout->valuedouble > 86400)
@@ -213,7 +194,7 @@ int suite_custom_load(struct suite_def *def, const char *path, struct sbx_err *e
         int rc;
 
         memset(def, 0, sizeof(*def));
-        def->kind = SUITE_CUSTOM;
+        def->row = &suite_custom_row;
         if (suite_read_file(path, &buf, &len, err) < 0)
                 return -1;
         if (memchr(buf, '\0', len))
@@ -232,6 +213,6 @@ int suite_custom_load(struct suite_def *def, const char *path, struct sbx_err *e
         rc = custom_fields(def, obj, path, err);
         cJSON_Delete(obj);
         if (rc == 0 && !(def->name = strdup(path)))
-                return sbx_fail(err, ENOMEM, "%s", path);
+                return sbx_fail_oom(err, "%s", path);
         return rc;
 }

@@ -16,6 +16,7 @@
 #include "sha256.h"
 #include "strbuf.h"
 #include "suite.h"
+#include "suite_ops.h"
 #include "util.h"
 
 const char *const evalplus_phase_names[EVALPLUS_PHASES] = { "base", "plus" };
@@ -145,7 +146,7 @@ static int check_originfmt(const struct suite *s, struct sbx_err *err)
 {
         bool origin = s->n_tasks && evalplus_is_mbpp_originfmt(s->tasks[0].problem);
 
-        if (!origin || !strcmp(s->def.name, "mbppplus") || s->def.kind == SUITE_CUSTOM)
+        if (!origin || !strcmp(s->def.name, "mbppplus") || s->def.row == &suite_custom_row)
                 return 0;
         return sbx_fail(err, 0, "%s is evalplus's MbppPlus-OriginFmt file (plus tests in "
                         "\"test\"): --suite %s would ignore them; run --suite mbppplus",
@@ -165,7 +166,7 @@ int evalplus_attach(struct suite *s, struct sbx_err *err)
         if (check_suite(s, ds, err) < 0)
                 return -1;
         if (!(e = s->evalplus = calloc(1, sizeof(*e))))
-                return sbx_fail(err, ENOMEM, "evalplus");
+                return sbx_fail_oom(err, "evalplus");
         e->dataset = ds;
         e->truth = calloc(s->n_tasks + 1, sizeof(cJSON *));
         for (int ph = 0; ph < EVALPLUS_PHASES; ph++) {
@@ -173,7 +174,7 @@ int evalplus_attach(struct suite *s, struct sbx_err *err)
                 e->args[ph] = calloc(s->n_tasks + 1, sizeof(cJSON *));
         }
         if (!e->truth || !e->raw[0] || !e->raw[1] || !e->args[0] || !e->args[1])
-                return sbx_fail(err, ENOMEM, "evalplus");
+                return sbx_fail_oom(err, "evalplus");
         for (size_t i = 0; i < s->n_tasks; i++) {
                 const cJSON *pb = s->tasks[i].problem;
                 static const char *const need[] = { "prompt", "entry_point",
@@ -217,7 +218,7 @@ char *evalplus_build_program(const struct suite *s, const struct suite_sample *s
                 strbuf_add(&b, json_get_str(pb, "prompt", ""));
         strbuf_add(&b, smp->code);
         if (!(text = strbuf_done(&b)))
-                sbx_fail(err, ENOMEM, "building program");
+                sbx_fail_oom(err, "building program");
         return text;
 }
 
@@ -328,7 +329,7 @@ int evalplus_write_inputs(const struct suite *s, size_t task, bool limits,
         auto_fd fd = -1;
 
         if (!text || asprintf(&path, "%s/%s", dir, EVALPLUS_INPUTS_NAME) < 0)
-                return sbx_fail(err, ENOMEM, "inputs file");
+                return sbx_fail_oom(err, "inputs file");
         fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
         if (fd < 0 || sbx_write_all(fd, text, strlen(text)) < 0)
                 return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "%s", path);
@@ -472,14 +473,13 @@ void evalplus_score(const struct suite *s, size_t task, const struct run_result 
         cJSON_Delete(recs);
         snprintf(v->base_status, sizeof(v->base_status), "%s", st[0]);
         snprintf(v->plus_status, sizeof(v->plus_status), "%s", st[1]);
-        v->passed = !strcmp(st[0], "pass") && !strcmp(st[1], "pass");
         int bad = strcmp(st[0], "pass") ? 0 : 1;
-        if (v->passed)
-                snprintf(v->result, sizeof(v->result), "passed");
+        if (!strcmp(st[0], "pass") && !strcmp(st[1], "pass"))
+                verdict_set(v, VERDICT_PASSED, NULL);
         else if (!strcmp(st[bad], "timeout"))
-                snprintf(v->result, sizeof(v->result), "timed out");
+                verdict_set(v, VERDICT_TIMED_OUT, NULL);
         else
-                snprintf(v->result, sizeof(v->result), "failed: %s", why[bad]);
+                verdict_set(v, VERDICT_FAILED, "%s", why[bad]);
 }
 
 /* Python's json writes NaN, Infinity and -Infinity; cJSON reads none of
@@ -577,15 +577,17 @@ int evalplus_write_results(const struct suite *s, cJSON *const *lines, size_t n,
                 if (!e || !list) {
                         cJSON_Delete(e);
                         cJSON_Delete(root);
-                        return sbx_fail(err, ENOMEM, "%s", path);
+                        return sbx_fail_oom(err, "%s", path);
                 }
                 cJSON_AddItemToArray(list, e);
         }
         cJSON_AddItemToObject(root, "pass_at_k", cJSON_Duplicate(ep, true));
         text = cJSON_PrintUnformatted(root);
         cJSON_Delete(root);
-        if (!text || !(fp = fopen(path, "w")))
-                return sbx_fail(err, text ? errno : ENOMEM, "%s", path);
+        if (!text)
+                return sbx_fail_oom(err, "%s", path);
+        if (!(fp = fopen(path, "w")))
+                return sbx_fail(err, errno, "%s", path);
         int ok = fputs(text, fp) >= 0;
         if (fclose(fp) != 0 || !ok)
                 return sbx_fail(err, errno, "%s", path);

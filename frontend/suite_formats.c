@@ -10,7 +10,6 @@
 #include <sys/stat.h>
 
 #include "suite.h"
-#include "suite_summary.h"
 #include "util.h"
 
 static int add_solution(struct suite *s, struct suite_task *t, long pos,
@@ -30,7 +29,7 @@ static int add_solution(struct suite *s, struct suite_task *t, long pos,
                                    cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(t->problem, "task_id"), true)) ||
             !(sol = cJSON_AddStringToObject(smp->fields, "solution", code)) ||
             (file && !cJSON_AddStringToObject(smp->fields, "sbx_file", file)))
-                return sbx_fail(err, ENOMEM, "%s", where);
+                return sbx_fail_oom(err, "%s", where);
         smp->code = sol->valuestring;
         t->n_samples++;
         return 0;
@@ -114,7 +113,7 @@ static int list_dir(const char *dir, const char *suffix, char ***out, size_t *n,
 oom:
         closedir(d);
         free_names(names, *n);
-        return sbx_fail(err, ENOMEM, "%s", dir);
+        return sbx_fail_oom(err, "%s", dir);
 }
 
 /* evalplus writes task_id.replace("/", "_"); read it back the same way. */
@@ -146,7 +145,7 @@ static int load_task_dir(struct suite *s, const char *dir, const char *name,
                 return sbx_fail(err, 0, "%s/%s: no task \"%s\" (or with / for _) in %s",
                                 dir, name, name, s->problems_path);
         if (asprintf(&sub, "%s/%s", dir, name) < 0)
-                return sbx_fail(err, ENOMEM, "%s", dir);
+                return sbx_fail_oom(err, "%s", dir);
         if (list_dir(sub, ".py", &files, &n, err) < 0)
                 return -1;
         for (size_t i = 0; i < n && rc == 0; i++) {
@@ -154,7 +153,7 @@ static int load_task_dir(struct suite *s, const char *dir, const char *name,
                 size_t len;
                 if (asprintf(&path, "%s/%s", sub, files[i]) < 0 ||
                     asprintf(&rel, "%s/%s", name, files[i]) < 0) {
-                        rc = sbx_fail(err, ENOMEM, "%s", sub);
+                        rc = sbx_fail_oom(err, "%s", sub);
                         break;
                 }
                 rc = suite_read_file(path, &code, &len, err);
@@ -197,7 +196,7 @@ int suite_load_evalplus_dir(struct suite *s, const char *dir, struct sbx_err *er
                 auto_free char *sub = NULL;
                 struct stat st;
                 if (asprintf(&sub, "%s/%s", dir, names[i]) < 0) {
-                        rc = sbx_fail(err, ENOMEM, "%s", dir);
+                        rc = sbx_fail_oom(err, "%s", dir);
                         break;
                 }
                 if (stat(sub, &st) < 0)

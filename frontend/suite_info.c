@@ -17,7 +17,7 @@ static int add_file(cJSON *sum, const char *key, const char *path, const char *f
         struct stat st;
 
         if (!o || !cJSON_AddStringToObject(o, "path", path))
-                return sbx_fail(err, ENOMEM, "summary");
+                return sbx_fail_oom(err, "summary");
         if (format)
                 cJSON_AddStringToObject(o, "format", format);
         if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
@@ -78,14 +78,14 @@ static int dump_one(const char *dir, const char *task_id, size_t index,
         auto_free char *safe = strdup(task_id), *path = NULL;
 
         if (!safe)
-                return sbx_fail(err, ENOMEM, "dump");
+                return sbx_fail_oom(err, "dump");
         for (char *p = safe; *p; p++)
                 if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_", *p))
                         *p = '_';
         if (safe[0] == '.')
                 safe[0] = '_';
         if (asprintf(&path, "%s/%s_%zu.py", dir, safe, index) < 0)
-                return sbx_fail(err, ENOMEM, "dump");
+                return sbx_fail_oom(err, "dump");
         auto_fd fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
         if (fd < 0 || sbx_write_all(fd, text, strlen(text)) < 0)
                 return sbx_fail(err, errno, "%s", path);

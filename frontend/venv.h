@@ -21,6 +21,9 @@ struct venv_request {
         const char *const *provision;   /* file paths */
         bool rebuild;
         bool quiet;
+        /* the note that a venv is being built goes here (sandbox.h's warn) */
+        void (*warn)(const char *msg, void *ctx);
+        void *warn_ctx;
 };
 
 /* $SBX_CACHE, else $LLAMA_EVAL_CACHE, else ~/.cache/sbx. malloc'd. */

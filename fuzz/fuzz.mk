@@ -29,11 +29,17 @@ FUZZ_LDFLAGS := -fsanitize=fuzzer,address,undefined
 # links only the files it exercises, so a file elsewhere in the tree that
 # clang rejects does not stop the fuzzing of the parsers.
 FUZZ_SUITE_SRCS  := frontend/suite_load.c frontend/suite_def.c frontend/suite_build.c \
+                    frontend/suite_file.c frontend/suite_jsonl.c frontend/suite_tasks.c frontend/verdict.c \
+                    frontend/suite_table.c frontend/suite_humaneval.c frontend/suite_mbpp.c \
+                    frontend/suite_classeval.c frontend/suite_custom.c frontend/suite_evalplus_row.c \
+                    frontend/suite_score.c frontend/driver.c fuzz/fuzz_suite_stubs.c \
                     frontend/suite_formats.c frontend/suite_summary.c \
                     frontend/suite_evalplus.c frontend/evalplus_compare.c frontend/evalplus_oracle.c \
                     frontend/evalplus_digest.c \
                     frontend/sha256.c \
                     frontend/run_result.c frontend/tier.c \
+                    frontend/tier_helper.c frontend/tier_bwrap.c frontend/tier_unshare.c \
+                    frontend/argv.c \
                     frontend/classeval.c frontend/passk.c frontend/err.c frontend/strbuf.c \
                     frontend/util.c
 FUZZ_SRCS_seccomp_policy    := common/seccomp_policy.c
@@ -42,7 +48,7 @@ FUZZ_SRCS_suite_load        := $(FUZZ_SUITE_SRCS)
 FUZZ_SRCS_custom_suite      := $(FUZZ_SUITE_SRCS)
 FUZZ_SRCS_template          := $(FUZZ_SUITE_SRCS)
 FUZZ_SRCS_classeval_extract := frontend/classeval.c frontend/passk.c frontend/strbuf.c
-FUZZ_SRCS_driver            := frontend/driver.c
+FUZZ_SRCS_driver            := frontend/driver.c frontend/err.c
 FUZZ_SRCS_cluster_env       := frontend/cluster_env.c frontend/err.c
 FUZZ_SRCS_results           := $(FUZZ_SUITE_SRCS) frontend/results.c frontend/utf8.c
 FUZZ_SRCS_helper_request    := helper/request.c helper/util.c
@@ -55,6 +61,7 @@ $(FUZZ_OBJDIR)/%.o: %.c
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(FUZZ_OBJDIR)/common/seccomp_policy.o: $(BUILD)/gen/seccomp_policy_text.h
+$(FUZZ_OBJDIR)/frontend/driver.o: $(BUILD)/gen/driver_text.h
 
 # $$ in prerequisites: expanded a second time per target (secondary
 # expansion), so each target gets its own list.

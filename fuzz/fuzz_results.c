@@ -14,6 +14,7 @@
 
 #include "fuzz_input.h"
 #include "results.h"
+#include "suite_ops.h"
 #include "suite_summary.h"
 
 #define FUZZ_SAMPLES 4
@@ -21,7 +22,8 @@
 static void fuzz_merge(const uint8_t *data, size_t size, bool classeval)
 {
         struct summary_opts o = { .suite = "humaneval", .ks = { 1, 2, 10 }, .nk = 3,
-                                  .wall_s = 1.0, .classeval = classeval };
+                                  .wall_s = 1.0,
+                                  .extra = classeval ? suite_classeval_ops.summary : NULL };
         struct sbx_err err = { 0 };
         cJSON **lines = NULL;
         size_t n = 0;

@@ -9,16 +9,14 @@
 #define CGROUP_ROOT "/sys/fs/cgroup"
 #define CGROUP_RULE " must be a directory below " CGROUP_ROOT "/, without . or .. components, shorter than 256 bytes"
 
-/* Safe values for a config that leaves a limit out: ms, bytes, counts. */
-static const uint64_t builtin_default[LIM_COUNT] = { 10000, 10000, 1ULL << 30, 64, 64ULL << 20, 256, 64ULL << 20 };
-static const uint64_t builtin_max[LIM_COUNT] = { 300000, 300000, 8ULL << 30, 1024, 1ULL << 30, 4096, 1ULL << 30 };
-
 void config_set_builtin(struct config *cfg)
 {
         memset(cfg, 0, sizeof(*cfg));
         cfg->path = SBX_HELPER_CONF_PATH;
-        memcpy(cfg->deflt, builtin_default, sizeof(cfg->deflt));
-        memcpy(cfg->max, builtin_max, sizeof(cfg->max));
+        for (int i = 0; i < LIM_COUNT; i++) {
+                cfg->deflt[i] = limit_descs[i].builtin_default;
+                cfg->max[i] = limit_descs[i].builtin_max;
+        }
 }
 
 static char *trim(char *s)
@@ -120,9 +118,8 @@ int config_apply_limits(const struct config *cfg, struct request *rq, char *err,
         return 0;
 }
 
-/* The file and every directory above it must be root's and not writable by
- * others (a sticky directory protects root's entries), or someone could
- * replace the policy. */
+/* The file and every directory above it: root's and not writable by others
+ * (a sticky directory protects root's entries), or someone could swap it. */
 struct trust { struct stat st; bool refused; };
 
 static bool is_trusted(int fd, struct trust *t)

@@ -59,6 +59,7 @@ bool path_is_under(const char *path, const char *prefix);
 typedef int (*path_step)(int parent, const char *name, bool last, void *arg);
 int path_walk(int dirfd, const char *path, path_step step, void *arg);
 int write_file_at(int dirfd, const char *path, const char *text);
+void trace_mark(long long base_ns, const char *phase);      /* SBX_TRACE */
 
 /* request.c: argv -> struct request (pure) */
 enum limit_id { LIM_TIMEOUT, LIM_CPU, LIM_MEMORY, LIM_NPROC, LIM_FSIZE, LIM_NOFILE, LIM_TMPFS, LIM_COUNT };
@@ -68,6 +69,7 @@ struct limit_desc {
         const char *conf_key;   /* without default_ or max_ */
         enum limit_unit unit;
         bool none_allowed;
+        uint64_t builtin_default, builtin_max;  /* when helper.conf leaves it out */
 };
 extern const struct limit_desc limit_descs[LIM_COUNT];
 
@@ -115,14 +117,12 @@ int privs_check_installed(char *err, size_t errlen);
 int privs_identify_caller(const struct config *cfg, struct caller *who, char *err, size_t errlen);
 void privs_drop_to(const struct caller *who);
 void privs_clear_caps(void);
-void privs_undumpable(void);
 void privs_fs_identity(uid_t uid, gid_t gid);
 void privs_become_root(void);
 void privs_become_init(const struct caller *who);
 
-/* mounts.c: the sandbox's root, and loopback */
+/* mounts.c: the sandbox's root */
 void mounts_build_root(const struct request *rq, const struct config *cfg, const struct caller *who);
-void net_bring_up_loopback(void);
 
 /* limits.c: rlimits, and the process count fallbacks */
 void limits_set(int resource, const char *name, rlim_t soft, rlim_t hard);
@@ -145,7 +145,7 @@ void run_cgroup_remove(const struct run_cgroup *cg, char *msg, size_t msglen);
 
 /* supervise.c and probe.c: a run, and --probe */
 __attribute__((noreturn)) void supervise_run(const struct request *rq, const struct config *cfg,
-                                             const struct caller *who);
+                                             const struct caller *who, long long trace_ns);
 __attribute__((noreturn)) void probe_run(void);
 
 #endif

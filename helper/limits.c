@@ -1,7 +1,6 @@
-/* rlimits of the candidate, and the run's own cgroup: its memory when a
- * delegated memory cgroup is configured, and its process count when it
- * cannot have a user namespace (else RLIMIT_NPROC above what the caller
- * already runs). */
+/* rlimits of the candidate, and the run's own cgroup: its memory with a
+ * delegated memory cgroup, its process count without a user namespace
+ * (else RLIMIT_NPROC above what the caller already runs). */
 #include <dirent.h>
 #include <linux/magic.h>
 #include <sys/vfs.h>
@@ -73,9 +72,8 @@ void limits_ipc_namespace(const struct request *rq)
         }
 }
 
-/* Processes of uid on the host, via a /proc opened before the pid
- * namespace. The owner of /proc/PID is the euid: close enough, and
- * NPROC_HELPER_SLACK covers our own setuid processes. */
+/* Processes of uid on the host, via a /proc opened before the pid namespace.
+ * /proc/PID's owner is the euid: close enough; NPROC_HELPER_SLACK is ours. */
 int limits_count_processes(int host_proc_fd, uid_t uid)
 {
         int dupfd = dup(host_proc_fd);
@@ -179,9 +177,8 @@ bool run_cgroup_enter_pids(struct run_cgroup *cg, pid_t pid, uint64_t max)
 }
 
 /* Moves the caller (init, before anything else of the run exists) into the
- * run's child, capped at max bytes and no swap, so that every page the run
- * faults in is charged there: tmpfs, shm and memfd pages, page cache and
- * kernel memory included. */
+ * run's child, capped at max bytes and no swap: every page the run faults in
+ * is charged there, tmpfs, shm, memfd, page cache and kernel memory too. */
 bool run_cgroup_enter_memory(struct run_cgroup *cg, uint64_t max)
 {
         cg->has_init = run_cgroup_make(cg, "memory") &&

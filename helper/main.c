@@ -1,7 +1,6 @@
 /* sbx-helper: runs one program in a fresh sandbox as the calling user.
  * The phases, in order; each dies on failure, so nothing half set up runs. */
 #include <sys/sysmacros.h>
-#include <time.h>
 
 #include "helper.h"
 
@@ -16,10 +15,9 @@ static bool use_status_fd(const struct request *rq)
         return true;
 }
 
-/* fds 0-2 reach the candidate: a directory or device there would be a
- * handle on the host (`< $HOME`: /proc/self/fd/0/..). Files, pipes,
- * sockets (ssh, systemd and Slurm hand out those), terminals and
- * /dev/null only; a closed one stays closed. */
+/* fds 0-2 reach the candidate: a directory or device there would be a handle
+ * on the host (`< $HOME`: /proc/self/fd/0/..). Files, pipes, sockets (ssh,
+ * systemd, Slurm), terminals and /dev/null only; a closed one stays closed. */
 static void check_stdio(void)
 {
         struct stat st;
@@ -37,18 +35,6 @@ static void check_stdio(void)
         }
 }
 
-/* SBX_TRACE=N, sbx-run's start on CLOCK_MONOTONIC in ns: the time of the
- * phases below on stderr, on sbx-run's time line. Only printed, never a
- * decision; read before the environment is cleared. */
-static void trace(long long base_ns, const char *phase)
-{
-        struct timespec ts;
-
-        if (base_ns > 0 && clock_gettime(CLOCK_MONOTONIC, &ts) == 0)
-                fprintf(stderr, "sbx-helper: trace %8.3f ms  %s\n", (double)((long long)ts.tv_sec *
-                        1000000000LL + ts.tv_nsec - base_ns) / 1e6, phase);
-}
-
 int main(int argc, char *argv[])
 {
         char err[SBX_ERRLEN];
@@ -64,7 +50,7 @@ int main(int argc, char *argv[])
                 die_errno("PR_SET_DUMPABLE");
         if (clearenv() != 0)
                 die("cannot clear the environment");
-        trace(trace_ns, "main");
+        trace_mark(trace_ns, "main");
         if (request_parse(&rq, argc, argv, err, sizeof(err)) < 0) {
                 use_status_fd(&rq);
                 die("%s (" USAGE ")", err);
@@ -86,8 +72,8 @@ int main(int argc, char *argv[])
                 die("%s", err);
         if (config_apply_limits(&cfg, &rq, err, sizeof(err)) < 0)
                 die("%s", err);
-        trace(trace_ns, "request, config, caller checked");
+        trace_mark(trace_ns, "request, config, caller checked");
         /* The caller is known: from here on it may not signal or prlimit us. */
         privs_become_root();
-        supervise_run(&rq, &cfg, &who);
+        supervise_run(&rq, &cfg, &who, trace_ns);
 }

@@ -1,15 +1,11 @@
-/* The sandbox's file system: a fresh tmpfs root holding read-only binds of
- * the system directories and the requested paths, the workdir, a fresh
- * /proc (its kernel knobs read-only), a minimal /dev, and /tmp, /dev/shm,
- * home and a private workdir: directories of the root's one tmpfs, so all
- * they hold together is bounded by tmpfs_size. Runs as root in the new
- * mount namespace (init, before the candidate). */
+/* The sandbox's file system: a fresh tmpfs root with read-only binds of the
+ * system directories and the requested paths, the workdir, a fresh /proc (its
+ * kernel knobs read-only), a minimal /dev; /tmp, /dev/shm, home and a private
+ * workdir are directories of the root's one tmpfs, bounded together by
+ * tmpfs_size. Runs as root in the new mount namespace (init, first). */
 #include <linux/openat2.h>
-#include <net/if.h>
-#include <sys/ioctl.h>
 #include <sys/fsuid.h>
 #include <sys/mount.h>
-#include <sys/socket.h>
 #include <sys/sysmacros.h>
 
 #include "helper.h"
@@ -21,9 +17,8 @@
 #define DEV_TMPFS_SIZE "64k"
 #define RO_ATTRS (MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV)
 
-/* Bound read-only from the host (sbx_system_dirs). Nothing the caller names
- * may land on or under those, nor bind anything from or to the kernel's
- * directories. */
+/* Nothing the caller names may land on or under the system directories
+ * (bound read-only, sbx_system_dirs), nor bind from or to the kernel's. */
 static const char *const kernel_dirs[] = { "/proc", "/dev", "/sys", NULL };
 /* Bound over themselves read-only, as bubblewrap does. */
 static const char *const proc_read_only[] = { "sys", "sysrq-trigger", "irq", "bus", NULL };
@@ -49,20 +44,17 @@ static bool path_is_reserved(const char *path)
         return path_in(path, sbx_system_dirs) || path_in(path, kernel_dirs);
 }
 
-/* Resolved as the caller (fsuid/fsgid) so the helper opens nothing the
- * caller could not, and with no symlink anywhere on the way, so the path
- * checked is the path bound. The O_PATH fd is what gets mounted later. */
+/* As the caller (fsuid/fsgid), so the helper opens nothing the caller could
+ * not, and with no symlink on the way; this O_PATH fd is what gets mounted. */
 static int open_as_caller(const char *path, uint64_t flags, const struct caller *who)
 {
         struct open_how how = { .flags = flags | O_PATH | O_CLOEXEC,
                                 .resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS };
-        int fd, saved;
+        int fd;
 
         privs_fs_identity(who->uid, who->gid);
         fd = (int)syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof(how));
-        saved = errno;
         privs_fs_identity(0, 0);
-        errno = saved;
         return fd;
 }
 
@@ -131,26 +123,23 @@ static void open_sources(const struct request *rq, const struct config *cfg,
 }
 
 /* Opens (creating if missing) each component of a mount point; path_walk
- * never follows a symlink, so nothing in a caller-writable directory can
- * redirect a mount. Created as root only in the sandbox's own root tmpfs;
- * anywhere else (a host workdir) as the caller, so no name the caller
- * chooses, nor a race, ever yields a root-owned file on the host. */
+ * never follows a symlink, so nothing caller-writable can redirect a mount.
+ * Created as root only in the sandbox's root tmpfs, elsewhere (a host
+ * workdir) as the caller: no name or race yields a root file on the host. */
 struct mountpoint { const char *path; bool want_dir; const struct caller *who; dev_t root_dev; };
 
 static int make_mountpoint(int parent, const char *name, const struct mountpoint *mp, bool dir)
 {
         struct stat st;
         bool ours = fstat(parent, &st) == 0 && st.st_dev == mp->root_dev;
-        int made, saved;
+        int made;
 
         if (!ours)
                 privs_fs_identity(mp->who->uid, mp->who->gid);
         made = dir ? mkdirat(parent, name, 0755)
                    : openat(parent, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0444);
-        saved = errno;
         if (!ours)
                 privs_fs_identity(0, 0);
-        errno = saved;
         return made < 0 || (!dir && close(made) < 0) ? -1 : 0;
 }
 
@@ -368,13 +357,4 @@ void mounts_build_root(const struct request *rq, const struct config *cfg, const
                 close(src.ro_fds[i]);
         if (src.workdir_fd >= 0)
                 close(src.workdir_fd);
-}
-
-void net_bring_up_loopback(void)
-{
-        struct ifreq ifr = { .ifr_name = "lo", .ifr_flags = IFF_UP | IFF_RUNNING };
-        auto_fd sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-
-        if (sock < 0 || ioctl(sock, SIOCSIFFLAGS, &ifr) < 0)
-                die_errno("bring up loopback");
 }

@@ -1,6 +1,5 @@
 /* Who the caller is, whether they may run sandboxes, and dropping to them.
- * Capabilities are handled with capget/capset and prctl directly: no
- * library to load and initialise in every run for a few syscalls. */
+ * Capabilities with prctl and capset: libcap-ng costs more (docs/performance.md). */
 #include <grp.h>
 #include <sys/fsuid.h>
 #include <pwd.h>
@@ -118,20 +117,24 @@ void privs_clear_caps(void)
 
 /* A credential change resets dumpable to fs.suid_dumpable: cleared again
  * after each, so no process of the caller's may ptrace us or read our memory. */
-void privs_undumpable(void)
+static void privs_undumpable(void)
 {
         if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0 || prctl(PR_GET_DUMPABLE, 0, 0, 0, 0) != 0)
                 die_errno("PR_SET_DUMPABLE");
 }
 
-/* The file system identity (for creating and opening as someone); checked. */
+/* The file system identity (for creating and opening as someone); checked.
+ * errno is kept, so a caller can report the call it made under it. */
 void privs_fs_identity(uid_t uid, gid_t gid)
 {
+        int saved = errno;
+
         setfsgid(gid);
         setfsuid(uid);
         if ((uid_t)setfsuid(uid) != uid || (gid_t)setfsgid(gid) != gid)
                 die("cannot take the file system identity %u:%u", (unsigned)uid, (unsigned)gid);
         privs_undumpable();
+        errno = saved;
 }
 
 static void check_uids(uid_t real, uid_t eff)
@@ -164,10 +167,10 @@ void privs_become_init(const struct caller *who)
         privs_undumpable();
 }
 
-/* Caller's uid and gid, and the caller's supplementary groups kept: dropping
- * them would grant what a group was denied (a file 0604 root:group; the
- * reason the kernel forbids unprivileged setgroups). No capabilities
- * (setresuid away from 0 empties the other sets). Checked afterwards. */
+/* Caller's uid and gid; the supplementary groups kept: dropping them would
+ * grant what a group was denied (a file 0604 root:group: why the kernel
+ * forbids unprivileged setgroups). No capabilities (setresuid away from 0
+ * empties the other sets). Checked afterwards. */
 void privs_drop_to(const struct caller *who)
 {
         clear_bounding_and_ambient();

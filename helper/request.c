@@ -1,14 +1,15 @@
 /* Command line -> struct request. Pure: no syscalls, errors in a buffer. */
 #include "helper.h"
 
+/* Last two: built-in default and ceiling (ms, bytes, counts), for a helper.conf without them. */
 const struct limit_desc limit_descs[LIM_COUNT] = {
-        [LIM_TIMEOUT] = { "timeout", "timeout", UNIT_MILLIS, false },
-        [LIM_CPU] = { "cpu", "cpu", UNIT_MILLIS, false },
-        [LIM_MEMORY] = { "memory", "memory", UNIT_BYTES, true },
-        [LIM_NPROC] = { "nproc", "nproc", UNIT_COUNT, false },
-        [LIM_FSIZE] = { "fsize", "fsize", UNIT_BYTES, false },
-        [LIM_NOFILE] = { "nofile", "nofile", UNIT_COUNT, false },
-        [LIM_TMPFS] = { "tmpfs-size", "tmpfs_size", UNIT_BYTES, false },
+        [LIM_TIMEOUT] = { "timeout", "timeout", UNIT_MILLIS, false, 10000, 300000 },
+        [LIM_CPU] = { "cpu", "cpu", UNIT_MILLIS, false, 10000, 300000 },
+        [LIM_MEMORY] = { "memory", "memory", UNIT_BYTES, true, 1ULL << 30, 8ULL << 30 },
+        [LIM_NPROC] = { "nproc", "nproc", UNIT_COUNT, false, 64, 1024 },
+        [LIM_FSIZE] = { "fsize", "fsize", UNIT_BYTES, false, 64ULL << 20, 1ULL << 30 },
+        [LIM_NOFILE] = { "nofile", "nofile", UNIT_COUNT, false, 256, 4096 },
+        [LIM_TMPFS] = { "tmpfs-size", "tmpfs_size", UNIT_BYTES, false, 64ULL << 20, 1ULL << 30 },
 };
 
 /* Decimal digits; a time may have up to 3 decimals (kept as ms), a size one

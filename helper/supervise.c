@@ -1,11 +1,13 @@
-/* The run: the supervisor (outside) clones init into new namespaces; init
- * builds the root, forks the candidate and reaps everything; the candidate
- * drops to the caller and execs. Init and the candidate fill in the
- * outcome they share with the supervisor (a MAP_SHARED page, gone at exec):
- * die()'s message, nproc_mode, and at the end the candidate's wait status. */
+/* The run: the supervisor (outside) clones init into new namespaces and makes
+ * the network one, which init joins; init builds the root, forks the
+ * candidate and reaps everything; the candidate drops to the caller and execs.
+ * Init and the candidate fill in the outcome they share with the supervisor
+ * (a MAP_SHARED page, gone at exec): die()'s message, nproc_mode, the status. */
 #include <linux/sched.h>
+#include <net/if.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -15,29 +17,29 @@
 #include "helper.h"
 #include "seccomp_bpf.h"
 
-#define NS_FLAGS (CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | \
-                  CLONE_NEWUTS | CLONE_NEWCGROUP)
+/* The network namespace is the supervisor's (make_net). */
+#define NS_FLAGS (CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP)
 
 struct run {
         const struct request *rq;
         const struct config *cfg;
         const struct caller *who;
         struct outcome *out;    /* shared with init and the candidate */
-        int alive[2];           /* a pipe: POLLERR on [1] once the supervisor is gone */
         int host_proc;          /* the host's /proc, for the rlimit fallback */
+        int net_ready[2];       /* supervisor -> init: its net namespace; hung up once it is gone */
         struct run_cgroup cg;
+        long long trace_ns;     /* SBX_TRACE's base, else 0 */
 };
 
 /* Init dies with the supervisor. Credential changes reset the death signal,
- * so it is set after each; a pipe without reader (POLLERR) means the
- * supervisor died before that. */
+ * so it is set after each; a hung-up socketpair: the supervisor died before. */
 static void exit_if_orphaned(const struct run *run)
 {
-        struct pollfd pfd = { .fd = run->alive[1], .events = POLLOUT };
+        struct pollfd pfd = { .fd = run->net_ready[0], .events = 0 };
 
         if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
                 die_errno("PR_SET_PDEATHSIG");
-        if (poll(&pfd, 1, 0) < 0 || (pfd.revents & POLLERR))
+        if (poll(&pfd, 1, 0) < 0 || (pfd.revents & POLLHUP))
                 _exit(SBX_EXIT_SETUP);
 }
 
@@ -58,24 +60,25 @@ static void build_env(const struct request *rq, char **envp, char *home_var)
         envp[n] = NULL;
 }
 
-/* RLIMIT_NPROC counts per user namespace (Linux >= 5.14): in a namespace of
- * its own the cap holds for this run alone. Init writes the id maps. Where
- * the kernel refuses one, init answers 'c' once it has put us in a pids
- * cgroup, else the cap is per uid, on top of what the caller already runs. */
-static void cap_process_count(const struct run *run, int init_sock)
+/* RLIMIT_NPROC counts per user namespace (Linux >= 5.14): in one of our own
+ * the cap is this run's (init writes the id maps meanwhile and says 'u' when
+ * done). Refused one, init answers 'c' once we are in a pids cgroup, else the
+ * cap is per uid, on top of what the caller already runs. */
+static char cap_process_count(const struct run *run, int init_sock)
 {
         rlim_t nproc = run->rq->limit[LIM_NPROC];
         char mode = unshare(CLONE_NEWUSER) == 0 ? 'u' : 'r';
 
-        if (write(init_sock, &mode, 1) != 1 || read(init_sock, &mode, 1) != 1)
+        if (write(init_sock, &mode, 1) != 1 || (mode != 'u' && read(init_sock, &mode, 1) != 1))
                 die("init did not answer");
         if (mode == 'c')
-                return;         /* pids.max caps the run; RLIMIT_NPROC stays unlimited */
+                return mode;    /* pids.max caps the run; RLIMIT_NPROC stays unlimited */
         if (mode == 'u')
                 privs_clear_caps();
         else
                 nproc += (rlim_t)limits_count_processes(run->host_proc, run->who->uid);
         limits_set(RLIMIT_NPROC, "nproc", nproc, nproc);
+        return mode;
 }
 
 __attribute__((noreturn)) static void candidate_main(const struct run *run, int init_sock)
@@ -83,11 +86,11 @@ __attribute__((noreturn)) static void candidate_main(const struct run *run, int 
         const char *start = run->rq->workdir ? run->rq->workdir : run->who->home;
         char *envp[SBX_MAX_ENV + 4], home_var[4200];
         sigset_t none;
+        char mode;
 
         if (setsid() < 0)
                 die_errno("setsid");
-        /* Ignored or blocked signals survive exec: the caller's must not
-         * shield the candidate from SIGXCPU or SIGPIPE. */
+        /* The caller's ignored or blocked signals survive exec: none may shield SIGXCPU or SIGPIPE. */
         for (int sig = 1; sig < NSIG; sig++)
                 signal(sig, SIG_DFL);
         sigemptyset(&none);
@@ -95,7 +98,7 @@ __attribute__((noreturn)) static void candidate_main(const struct run *run, int 
                 die_errno("sigprocmask");
         limits_apply_rlimits(run->rq);
         privs_drop_to(run->who);
-        cap_process_count(run, init_sock);
+        mode = cap_process_count(run, init_sock);
         if (chdir(start) < 0 && (run->rq->workdir || chdir(start = "/") < 0))
                 die_errno("chdir %s", start);
         umask(022);
@@ -108,17 +111,20 @@ __attribute__((noreturn)) static void candidate_main(const struct run *run, int 
                 die_errno("close_range");
         if (sbx_seccomp_install() < 0)
                 die_errno("seccomp filter");
+        /* Init's 'u': the id maps are there, the program sees its own uid. */
+        if (mode == 'u' && read(init_sock, &mode, 1) != 1)
+                die("init did not write the id maps");
+        trace_mark(run->trace_ns, "candidate exec");
         execvpe(run->rq->argv[0], run->rq->argv, envp);
         die_errno("cannot execute %s", run->rq->argv[0]);
 }
 
-static void write_id_map(pid_t cpid, const char *file, unsigned id)
+static void write_proc_file(pid_t cpid, const char *file, const char *text)
 {
-        char path[64], map[64];
+        char path[64];
 
         snprintf(path, sizeof(path), "/proc/%d/%s", (int)cpid, file);
-        snprintf(map, sizeof(map), "%u %u 1", id, id);
-        if (write_file_at(AT_FDCWD, path, strcmp(file, "setgroups") ? map : "deny") < 0)
+        if (write_file_at(AT_FDCWD, path, text) < 0)
                 die_errno("write %s", path);
 }
 
@@ -126,14 +132,16 @@ static void write_id_map(pid_t cpid, const char *file, unsigned id)
  * one, the candidate goes into a pids cgroup of its own if one is delegated. */
 static void init_cap_candidate(struct run *run, pid_t cpid, int cand_sock)
 {
-        char mode;
+        char mode, map[64];
 
         if (read(cand_sock, &mode, 1) != 1)
                 return;                 /* it died, and die() said why */
         if (mode == 'u') {
-                write_id_map(cpid, "setgroups", 0);
-                write_id_map(cpid, "uid_map", (unsigned)run->who->uid);
-                write_id_map(cpid, "gid_map", (unsigned)run->who->gid);
+                write_proc_file(cpid, "setgroups", "deny");
+                snprintf(map, sizeof(map), "%u %u 1", (unsigned)run->who->uid, (unsigned)run->who->uid);
+                write_proc_file(cpid, "uid_map", map);
+                snprintf(map, sizeof(map), "%u %u 1", (unsigned)run->who->gid, (unsigned)run->who->gid);
+                write_proc_file(cpid, "gid_map", map);
         } else if (run->cfg->pids_cgroup[0] && run_cgroup_enter_pids(&run->cg, cpid, run->rq->limit[LIM_NPROC])) {
                 mode = 'c';
         } else if (run->cfg->pids_cgroup[0]) {
@@ -163,29 +171,51 @@ static int init_reap(pid_t cpid)
         return candidate_status;
 }
 
-__attribute__((noreturn)) static void init_main(struct run *run)
+/* First, so that every page of the run (its tmpfs too) is charged there. */
+static void init_enter_memory_cgroup(struct run *run)
 {
-        int sock[2];            /* init <-> candidate, for the user namespace maps */
-        char adj[40];
-        pid_t cpid;
-
-        die_report_to(-1, run->out);
-        close(run->alive[0]);           /* else our own read end keeps the pipe alive */
-        if (run->rq->status_fd >= 0)
-                close(run->rq->status_fd);
-        exit_if_orphaned(run);
-        umask(0);
-        /* First, so that every page of the run (its tmpfs too) is charged there. */
         if (run->cfg->memory_cgroup[0] && run_cgroup_enter_memory(&run->cg, run->rq->limit[LIM_MEMORY]))
                 run->out->memory_peak = 0;      /* the supervisor reads the real one */
         else if (run->cfg->memory_cgroup[0])
                 snprintf(run->out->message, sizeof(run->out->message), "memory_cgroup %s: %s: RLIMIT_AS only",
                          run->cg.path, run->cg.why);
+}
+
+/* The supervisor's network namespace, an fd over the pair made before the clone: no pid to stand in. */
+static void join_net(const struct run *run)
+{
+        union { struct cmsghdr head; char buf[CMSG_SPACE(sizeof(int))]; } ctl;
+        struct iovec iov = { .iov_base = (char[1]){ 0 }, .iov_len = 1 };
+        struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.buf, .msg_controllen = sizeof(ctl.buf) };
+        auto_fd net = -1;
+
+        if (recvmsg(run->net_ready[0], &msg, MSG_CMSG_CLOEXEC) != 1 || msg.msg_controllen < CMSG_LEN(sizeof(net)) ||
+            ctl.head.cmsg_type != SCM_RIGHTS || ctl.head.cmsg_len != CMSG_LEN(sizeof(net)))
+                die("no network namespace from the supervisor");
+        memcpy(&net, CMSG_DATA(&ctl.head), sizeof(net));
+        if (setns(net, CLONE_NEWNET) < 0)
+                die_errno("join the sandbox's network namespace");
+}
+
+__attribute__((noreturn)) static void init_main(struct run *run)
+{
+        int sock[2];            /* init <-> candidate, for the user namespace maps */
+        pid_t cpid;
+
+        die_report_to(-1, run->out);
+        trace_mark(run->trace_ns, "init in the namespaces");
+        close(run->net_ready[1]);       /* else a dead supervisor's end stays open */
+        if (run->rq->status_fd >= 0)
+                close(run->rq->status_fd);
+        exit_if_orphaned(run);
+        umask(0);
+        init_enter_memory_cgroup(run);
         if (sethostname("sbx", 3) < 0)
                 die_errno("sethostname");
-        net_bring_up_loopback();
         limits_ipc_namespace(run->rq);
         mounts_build_root(run->rq, run->cfg, run->who);
+        trace_mark(run->trace_ns, "mounts");
+        join_net(run);
         if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sock) < 0)
                 die_errno("socketpair");
         cpid = fork();
@@ -198,9 +228,8 @@ __attribute__((noreturn)) static void init_main(struct run *run)
         close(sock[1]);
         /* The run's OOM killer kills the candidate's tree before init, which
          * reports (raising needs no CAP_SYS_RESOURCE; lowering would). */
-        snprintf(adj, sizeof(adj), "/proc/%d/oom_score_adj", (int)cpid);
-        if (run->cg.has_init && write_file_at(AT_FDCWD, adj, "1000") < 0)
-                die_errno("write %s", adj);
+        if (run->cg.has_init)
+                write_proc_file(cpid, "oom_score_adj", "1000");
         init_cap_candidate(run, cpid, sock[0]);
         close(run->host_proc);
         close_fdp(&run->cg.dir);
@@ -211,8 +240,34 @@ __attribute__((noreturn)) static void init_main(struct run *run)
                 die_errno("confine init");
         exit_if_orphaned(run);
         run->out->wait_status = init_reap(cpid);
+        trace_mark(run->trace_ns, "init reaped the run");
         run->out->reaped = true;
         _exit(0);
+}
+
+/* The costliest namespace to create (a loopback device, sysctl tables): made
+ * here while init builds the mounts, and handed to init (join_net). */
+static void make_net(const struct run *run)
+{
+        struct ifreq lo = { .ifr_name = "lo", .ifr_flags = IFF_UP | IFF_RUNNING };
+        union { struct cmsghdr head; char buf[CMSG_SPACE(sizeof(int))]; } ctl = { .head = {
+                .cmsg_len = CMSG_LEN(sizeof(int)), .cmsg_level = SOL_SOCKET, .cmsg_type = SCM_RIGHTS } };
+        struct iovec iov = { .iov_base = "n", .iov_len = 1 };
+        struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.buf, .msg_controllen = sizeof(ctl.buf) };
+        auto_fd sock = -1, net = -1;
+
+        if (unshare(CLONE_NEWNET) < 0)
+                die_errno("create the sandbox's network namespace");
+        sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+        if (sock < 0 || ioctl(sock, SIOCSIFFLAGS, &lo) < 0)
+                die_errno("bring up loopback");
+        if ((net = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC)) < 0)
+                die_errno("open the sandbox's network namespace");
+        memcpy(CMSG_DATA(&ctl.head), &net, sizeof(net));
+        /* Init may have died already (die() said why): no SIGPIPE, go on to reap it. */
+        if (sendmsg(run->net_ready[1], &msg, MSG_NOSIGNAL) != 1 && errno != EPIPE)
+                die_errno("hand init the network namespace");
+        trace_mark(run->trace_ns, "supervisor: net namespace");
 }
 
 static double seconds_since(const struct timespec *start)
@@ -223,30 +278,38 @@ static double seconds_since(const struct timespec *start)
         return (double)(now.tv_sec - start->tv_sec) + (double)(now.tv_nsec - start->tv_nsec) / 1e9;
 }
 
-/* Waits for init until the wall-clock limit, then kills it (and with it the
- * whole pid namespace). True when the time ran out. */
-static bool wait_for_init(int pidfd, const struct timespec *start, uint64_t timeout_ms)
+/* Waits for init until the wall-clock limit, then kills it (and the whole
+ * pid namespace), and reaps it: its rusage covers the run. True on timeout. */
+static bool wait_for_init(pid_t pid, int pidfd, const struct timespec *start, uint64_t timeout_ms,
+                          struct outcome *out)
 {
         struct pollfd pfd = { .fd = pidfd, .events = POLLIN };
+        bool timed_out = true;
+        struct rusage ru;
         double left_ms;
-        int rc;
+        int rc, status;
 
-        while ((left_ms = (double)timeout_ms - seconds_since(start) * 1000.0) > 0) {
+        while (timed_out && (left_ms = (double)timeout_ms - seconds_since(start) * 1000.0) > 0) {
                 rc = poll(&pfd, 1, poll_timeout_ms(left_ms));
-                if (rc > 0)
-                        return false;
+                timed_out = rc <= 0;
                 if (rc < 0 && errno != EINTR)
                         die_errno("poll");
         }
-        if (syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0) < 0)
+        if (timed_out && syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0) < 0)
                 die_errno("kill the sandbox");
-        return true;
+        while (wait4(pid, &status, 0, &ru) < 0) {
+                if (errno != EINTR)
+                        die_errno("wait for the sandbox");
+        }
+        out->wall_s = seconds_since(start);
+        out->cpu_s = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+                     (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+        out->max_rss_kb = ru.ru_maxrss;
+        return timed_out;
 }
 
 static void classify(const struct request *rq, bool timed_out, struct outcome *out)
 {
-        int status = out->wait_status;
-
         if (timed_out) {
                 out->status = "timeout";
                 out->signal = SIGKILL;
@@ -256,12 +319,12 @@ static void classify(const struct request *rq, bool timed_out, struct outcome *o
                         snprintf(out->message, sizeof(out->message), "sandbox init died");
                 out->helper_exit = SBX_EXIT_SETUP;
                 return;
-        } else if (WIFEXITED(status)) {
+        } else if (WIFEXITED(out->wait_status)) {
                 out->status = "exited";
-                out->helper_exit = out->exit_code = WEXITSTATUS(status);
+                out->helper_exit = out->exit_code = WEXITSTATUS(out->wait_status);
                 return;
         } else {
-                out->signal = WTERMSIG(status);
+                out->signal = WTERMSIG(out->wait_status);
                 out->status = "signaled";
                 if (out->signal == SIGKILL && out->oom_killed)
                         out->status = "memory-limit";
@@ -293,23 +356,21 @@ static void write_status(const struct request *rq, const struct caller *who, con
                user, prog, dir, out->status, out->helper_exit);
 }
 
-void supervise_run(const struct request *rq, const struct config *cfg, const struct caller *who)
+void supervise_run(const struct request *rq, const struct config *cfg, const struct caller *who,
+                   long long trace_ns)
 {
-        struct run run = { .rq = rq, .cfg = cfg, .who = who };
+        struct run run = { .rq = rq, .cfg = cfg, .who = who, .trace_ns = trace_ns };
         struct outcome *out = mmap(NULL, sizeof(*out), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-        int pidfd = -1, status;
+        int pidfd = -1;
         struct timespec start;
-        struct rusage ru;
         bool timed_out;
         pid_t pid;
 
-        if (out == MAP_FAILED || pipe2(run.alive, O_CLOEXEC) < 0)
-                die_errno("set up the sandbox's outcome");
+        if (out == MAP_FAILED || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, run.net_ready) < 0 ||
+            (run.host_proc = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+                die_errno("set up the sandbox's outcome, its socketpair and /proc");
         *out = (struct outcome){ .status = "setup-error", .nproc_mode = "none", .memory_peak = -1 };
         run.out = out;
-        run.host_proc = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (run.host_proc < 0)
-                die_errno("open /proc");
         run_cgroup_open(&run.cg, cfg->memory_cgroup[0] ? cfg->memory_cgroup : cfg->pids_cgroup);
         /* A caller's SIG_IGN for SIGCHLD would reap init before we wait for it. */
         if (signal(SIGCHLD, SIG_DFL) == SIG_ERR)
@@ -326,17 +387,10 @@ void supervise_run(const struct request *rq, const struct config *cfg, const str
                 die_errno("create the sandbox namespaces");
         if (pid == 0)
                 init_main(&run);
-        close(run.alive[1]);
-        close(run.host_proc);
-        timed_out = wait_for_init(pidfd, &start, rq->limit[LIM_TIMEOUT]);
-        while (wait4(pid, &status, 0, &ru) < 0) {
-                if (errno != EINTR)
-                        die_errno("wait for the sandbox");
-        }
-        out->wall_s = seconds_since(&start);
-        out->cpu_s = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
-                     (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
-        out->max_rss_kb = ru.ru_maxrss;
+        close(run.net_ready[0]);
+        make_net(&run);
+        timed_out = wait_for_init(pid, pidfd, &start, rq->limit[LIM_TIMEOUT], out);
+        trace_mark(trace_ns, "init gone: namespaces torn down");
         /* Init, and the whole pid namespace, is gone: the run's cgroup is empty. */
         if (out->memory_peak == 0)
                 run_cgroup_memory_stats(&run.cg, &out->memory_peak, &out->oom_killed);

@@ -1,5 +1,6 @@
 /* die(), the status line, and small helpers shared by the helper's phases. */
 #include <stdarg.h>
+#include <time.h>
 
 #include "helper.h"
 
@@ -145,4 +146,15 @@ int write_file_at(int dirfd, const char *path, const char *text)
         if (fd < 0 || write(fd, text, (size_t)len) != len)
                 return -1;
         return 0;
+}
+
+/* SBX_TRACE=N, sbx-run's start on CLOCK_MONOTONIC in ns: when a phase ended,
+ * on stderr, on sbx-run's time line. Only printed, never a decision. */
+void trace_mark(long long base_ns, const char *phase)
+{
+        struct timespec ts;
+
+        if (base_ns > 0 && clock_gettime(CLOCK_MONOTONIC, &ts) == 0)
+                fprintf(stderr, "sbx-helper: trace %8.3f ms  %s\n", (double)((long long)ts.tv_sec *
+                        1000000000LL + ts.tv_nsec - base_ns) / 1e6, phase);
 }

@@ -11,35 +11,10 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "unit_tmpdir.h"
+
 #include "driver.h"
 #include "suite.h"
-
-static char tmpdir[] = "/tmp/sbx-unit-suite.XXXXXX";
-
-static char *write_tmp(const char *name, const char *text)
-{
-        char *path;
-        FILE *fp;
-
-        assert_true(asprintf(&path, "%s/%s", tmpdir, name) > 0);
-        fp = fopen(path, "w");
-        assert_non_null(fp);
-        fputs(text, fp);
-        fclose(fp);
-        return path;
-}
-
-static int setup(void **state)
-{
-        return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-        char cmd[128];
-        snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
-        return system(cmd);
-}
 
 static const char *HE_PROBLEM =
         "{\"task_id\": \"t/0\", \"prompt\": \"def f():\\n\", \"canonical_solution\": \"    return 1\\n\","
@@ -58,8 +33,8 @@ static void load(struct suite *s, const char *suite, const char *problems,
 
 static void humaneval_program_is_human_evals(void **state)
 {
-        char *pb = write_tmp("he.jsonl", HE_PROBLEM);
-        char *sm = write_tmp("he_s.jsonl", "{\"task_id\": \"t/0\", \"completion\": \"    return 1\"}\n"
+        char *pb = unit_write_tmp("he.jsonl", HE_PROBLEM);
+        char *sm = unit_write_tmp("he_s.jsonl", "{\"task_id\": \"t/0\", \"completion\": \"    return 1\"}\n"
                              "{\"task_id\": \"t/0\", \"solution\": \"def f():\\n    return 2\"}\n");
         struct suite s;
         struct sbx_err err = { 0 };
@@ -79,11 +54,11 @@ static void humaneval_program_is_human_evals(void **state)
 
 static void mbpp_program_runs_setup_then_asserts(void **state)
 {
-        char *pb = write_tmp("mbpp.jsonl",
+        char *pb = unit_write_tmp("mbpp.jsonl",
                 "{\"task_id\": 11, \"text\": \"t\", \"code\": \"def g(x): return x\","
                 " \"test_setup_code\": \"import math\", \"test_list\": [\"assert g(1) == 1\", \"assert g(2) == 2\"],"
                 " \"challenge_test_list\": []}\n");
-        char *sm = write_tmp("mbpp_s.jsonl", "{\"task_id\": 11, \"completion\": \"def g(x):\\n    return x\"}\n");
+        char *sm = unit_write_tmp("mbpp_s.jsonl", "{\"task_id\": 11, \"completion\": \"def g(x):\\n    return x\"}\n");
         struct suite s;
         struct sbx_err err = { 0 };
 
@@ -99,10 +74,10 @@ static void mbpp_program_runs_setup_then_asserts(void **state)
 
 static void classeval_program_prepends_imports_and_extracts(void **state)
 {
-        char *pb = write_tmp("ce.json",
+        char *pb = unit_write_tmp("ce.json",
                 "[{\"task_id\": \"C_0\", \"test\": \"TEST\", \"test_classes\": [\" T1\", \"T2 \"],"
                 " \"import_statement\": [\"import os\", \"import re\"], \"solution_code\": \"SOL\"}]");
-        char *sm = write_tmp("ce_s.json",
+        char *sm = unit_write_tmp("ce_s.json",
                 "[{\"task_id\": \"C_0\", \"predict\": [\"Here:\\n```python\\nclass A:\\n    def s(x):\\n        pass\\n```\", \"x\"]}]");
         struct suite s;
         struct sbx_err err = { 0 };
@@ -136,10 +111,10 @@ static void template_expands_fields_and_leaves_other_braces(void **state)
 
 static void jsonl_errors_name_file_and_line(void **state)
 {
-        char *pb = write_tmp("pb.jsonl", HE_PROBLEM);
-        char *bad = write_tmp("bad.jsonl", "{\"task_id\": \"t/0\", \"completion\": \"\"}\n\n{\"task_id\": \"t/0\", \n");
-        char *unk = write_tmp("unk.jsonl", "{\"task_id\": \"t/9\", \"completion\": \"\"}\n");
-        char *dup = write_tmp("dup.jsonl", "\n");
+        char *pb = unit_write_tmp("pb.jsonl", HE_PROBLEM);
+        char *bad = unit_write_tmp("bad.jsonl", "{\"task_id\": \"t/0\", \"completion\": \"\"}\n\n{\"task_id\": \"t/0\", \n");
+        char *unk = unit_write_tmp("unk.jsonl", "{\"task_id\": \"t/9\", \"completion\": \"\"}\n");
+        char *dup = unit_write_tmp("dup.jsonl", "\n");
         struct suite s;
         struct sbx_err err = { 0 };
         char want[512];
@@ -234,5 +209,5 @@ int main(void)
                 cmocka_unit_test(shard_selection_is_index_mod_n),
                 cmocka_unit_test(driver_markers_need_the_same_nonce),
         };
-        return cmocka_run_group_tests(tests, setup, teardown);
+        return cmocka_run_group_tests(tests, unit_tmpdir_setup, unit_tmpdir_teardown);
 }

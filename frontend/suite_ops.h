@@ -1,0 +1,93 @@
+/* Suite kinds as rows (STYLE.md: a built-in suite is a file and a row).
+ * What differs between benchmarks is the data and the few functions of a
+ * struct suite_ops, one per kind, each in its own file (suite_humaneval.c,
+ * suite_mbpp.c, suite_classeval.c, suite_custom.c, suite_evalplus_row.c);
+ * the built-in suites are the rows of suite_table.c. Loading, building,
+ * running, scoring and the summary read the row; none of them switches on
+ * a kind. */
+#ifndef SBX_SUITE_OPS_H
+#define SBX_SUITE_OPS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "driver.h"
+#include "err.h"
+#include "sandbox.h"
+#include "strbuf.h"
+#include "suite.h"
+#include "suite_summary.h"
+#include "verdict.h"
+
+struct suite_ops {
+        const char *const *required_fields;     /* every problem has them; NULL-terminated */
+        const char *canonical_field;            /* --canonical's completion; NULL: the suite file's */
+        /* A problem just read (ClassEval: its test class names), or NULL. */
+        int (*add_task)(struct suite_task *t, const char *where, struct sbx_err *err);
+        char *(*build_program)(const struct suite *s, const struct suite_sample *smp,
+                               struct sbx_err *err);
+        /* The driver's mode and operands after "python -I -B -c DRIVER";
+         * NULL: "script PROGRAM". */
+        int (*driver_args)(const struct suite *s, const struct suite_sample *smp,
+                           const char *program_path, int64_t timeout_ms,
+                           struct driver_argv *a, struct sbx_err *err);
+        /* Limit inputs for limit_derive (limit.h): how many times the timeout
+         * applies to one run (NULL: once; ClassEval: once per test class, its
+         * limit_ask.test_classes), and a larger default output cap (or 0). */
+        size_t (*timeout_units)(const struct suite_task *t);
+        int64_t max_output_bytes;
+        /* A run of its own instead of the driver's (evalplus), or NULL. */
+        int (*start)(const struct suite *s, const struct suite_sample *smp,
+                     struct sandbox *sb, const char *workdir, const char *program_path,
+                     struct sbx_run **run, struct sbx_err *err);
+        /* Before the first run (evalplus: the ground truth), or NULL. */
+        int (*prepare)(struct suite *s, struct sandbox *sb, int parallel, struct sbx_err *err);
+        void (*score)(const struct suite *s, const struct suite_task *t,
+                      const struct run_result *r, struct verdict *v);
+        const struct summary_extra *summary;    /* the summary's own section, or NULL */
+};
+
+/* One built-in suite: --suite NAME. */
+struct suite_row {
+        const char *name;
+        const struct suite_ops *ops;
+        int64_t timeout_ms;                     /* the default --timeout */
+        const char *shipped_problems;           /* under suite_data_dir(), or NULL */
+        /* Why none is shipped and where to get one (NULL: --problems is required). */
+        const char *not_shipped, *get_problems;
+        bool evalplus_only;                     /* reads only evalplus's files (native, OriginFmt) */
+};
+
+extern const struct suite_ops suite_humaneval_ops, suite_mbpp_ops, suite_classeval_ops,
+                              suite_custom_ops, suite_evalplus_ops;
+/* What a custom suite file starts from (suite_custom.c). */
+extern const struct suite_row suite_custom_row;
+
+/* A suite from its row (suite_def_load does this for the built-in names;
+ * a test can for a row of its own). */
+int suite_def_from_row(struct suite_def *def, const struct suite_row *row, struct sbx_err *err);
+
+/* The built-in row named name, or NULL (suite_table.c). */
+const struct suite_row *suite_row_find(const char *name);
+/* "humaneval, humanevalplus, ...": the built-in names, for messages. */
+void suite_row_names(char *buf, size_t len);
+
+/* For the kinds' program builders (suite_build.c): a problem field as
+ * program text (strings as they are, lists of strings one per line, else
+ * JSON); the finished text, or NULL with err; the error for a problem whose
+ * required field is not a string. */
+bool suite_add_field_text(struct strbuf *b, const cJSON *v);
+char *suite_program_done(struct strbuf *b, struct sbx_err *err);
+char *suite_field_not_string(const struct suite *s, const struct suite_task *t,
+                             struct sbx_err *err);
+
+/* For the kinds' scorers (suite_score.c): a program that runs top to
+ * bottom ("script" mode), and why one without an end marker failed. */
+void suite_score_script(const struct suite *s, const struct suite_task *t,
+                        const struct run_result *r, struct verdict *v);
+void suite_score_no_marker(const struct run_result *r, struct verdict *v);
+
+#endif

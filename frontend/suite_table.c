@@ -1,0 +1,52 @@
+/* The built-in suites, one row each (struct suite_row, suite_ops.h). A new
+ * built-in suite is a row here, and a file for its kind when none of the
+ * kinds below builds and scores its programs. */
+#include <stdio.h>
+#include <string.h>
+
+#include "suite_ops.h"
+
+/* Shipped problem files: HumanEval+ in the OriginFmt form, whose plus tests
+ * are asserts (no ground truth to compute first); MBPP+ in evalplus's
+ * native form (--suite mbppplus reads that and MbppPlus-OriginFmt, whose
+ * timeout is the row's). */
+static const struct suite_row rows[] = {
+        { .name = "humaneval", .ops = &suite_humaneval_ops,
+          .timeout_ms = HUMANEVAL_TIMEOUT_MS,
+          .shipped_problems = "humaneval/HumanEval.jsonl.gz" },
+        { .name = "humanevalplus", .ops = &suite_humaneval_ops,
+          .timeout_ms = HUMANEVALPLUS_TIMEOUT_MS,
+          .shipped_problems = "humanevalplus/HumanEvalPlus-OriginFmt.jsonl.gz" },
+        { .name = "mbpp", .ops = &suite_mbpp_ops,
+          .timeout_ms = MBPP_TIMEOUT_MS,
+          .shipped_problems = "mbpp/mbpp.jsonl" },
+        { .name = "mbppplus", .ops = &suite_mbpp_ops,
+          .timeout_ms = MBPPPLUS_TIMEOUT_MS,
+          .shipped_problems = "mbppplus/MbppPlus.jsonl.gz", .evalplus_only = true },
+        { .name = "classeval", .ops = &suite_classeval_ops,
+          .timeout_ms = CLASSEVAL_CLASS_TIMEOUT_MS,
+          .not_shipped = "ClassEval's data is CC BY-NC 4.0",
+          .get_problems = "get ClassEval_data.json from "
+                          "https://github.com/FudanSELab/ClassEval (data/)" },
+};
+
+#define N_ROWS (sizeof(rows) / sizeof(rows[0]))
+
+const struct suite_row *suite_row_find(const char *name)
+{
+        for (size_t i = 0; i < N_ROWS; i++)
+                if (!strcmp(rows[i].name, name))
+                        return &rows[i];
+        return NULL;
+}
+
+void suite_row_names(char *buf, size_t len)
+{
+        size_t at = 0;
+
+        buf[0] = '\0';
+        for (size_t i = 0; i < N_ROWS && at < len; i++) {
+                int n = snprintf(buf + at, len - at, "%s%s", i ? ", " : "", rows[i].name);
+                at += n > 0 ? (size_t)n : 0;
+        }
+}

@@ -1,0 +1,31 @@
+/* The unshare tiers (unshare --user --map-current-user --net, and
+ * unshare -rn): their argv and the start marker that tells a run that
+ * never started (argv.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "run_internal.h"
+#include "tier_ops.h"
+
+int unshare_prefix(const struct tier_params *p, struct strvec *v)
+{
+        return strvec_extend(v, (const char *[]){ p->tool, "--user",
+                "--map-current-user", "--net", "--", START_SHELL, "-c",
+                START_SCRIPT, START_MARKER, NULL });
+}
+
+int unshare_root_prefix(const struct tier_params *p, struct strvec *v)
+{
+        return strvec_extend(v, (const char *[]){ p->tool, "-rn", "--",
+                START_SHELL, "-c", START_SCRIPT, START_MARKER, NULL });
+}
+
+/* Without the start marker the shim never ran the program: unshare failed. */
+int unshare_classify(struct run_result *res, const char *text, int *code, int *sig)
+{
+        if (strstr(text, START_MARKER))
+                return 0;
+        run_result_tool_failed(res, "unshare setup failed", *sig);
+        res->never_started = true;
+        return 1;
+}
