@@ -7,11 +7,15 @@
 # evalplus runs from a source tree, EVALPLUS_SRC (git archive of
 # github.com/evalplus/evalplus; sbx's fetch gives one), on Debian's
 # python3-numpy, -psutil, -termcolor, -tqdm, -fire, -rich, -appdirs, with
-# stubs for what only its downloads and code generation import (datasets,
-# wget, tempdir, tree_sitter, tree_sitter_python): see stub_modules below.
+# stubs for what only its downloads and code generation import
+# (bench/lib/evalplus-stubs.sh). Run it as an unprivileged user: both sides
+# run the model's code (sbx-run refuses root).
 # Environment: EVALPLUS_SRC, SBX_RUN (default build/sbx-run), SUITES
-# (default ../shared/suites), EVALPLUS_PARALLEL (default 2), WORK (a scratch dir).
+# (default ../shared/suites), EVALPLUS_PARALLEL (default 2), WORK (a scratch
+# dir; an evalplus.json already there for these samples is reused, so that
+# evalplus runs once for several sbx -j).
 set -eu
+. "$(dirname "$0")/lib/evalplus-stubs.sh"
 SAMPLES=$(realpath "$1"); shift
 JOBS=${*:-1 4}
 : "${EVALPLUS_SRC:?set EVALPLUS_SRC to an evalplus source tree}"
@@ -19,25 +23,25 @@ SBX_RUN=$(realpath "${SBX_RUN:-build/sbx-run}")
 SUITES=${SUITES:-../shared/suites}
 WORK=${WORK:-$(mktemp -d /tmp/evalplus-compare.XXXXXX)}
 PY=/usr/bin/python3
-mkdir -p "$WORK/stubs" "$WORK/home"
-
-stub_modules() {
-        echo 'def load_dataset(*a, **k): raise RuntimeError("stub")' > "$WORK/stubs/datasets.py"
-        : > "$WORK/stubs/wget.py"
-        : > "$WORK/stubs/tempdir.py"
-        echo 'def language(): raise RuntimeError("stub")' > "$WORK/stubs/tree_sitter_python.py"
-        printf 'class Language: pass\nclass Node: pass\nclass Parser: pass\n' > "$WORK/stubs/tree_sitter.py"
-}
-stub_modules
+mkdir -p "$WORK/home"
+evalplus_stubs "$WORK/stubs"
 gzip -dc "$SUITES/humanevalplus/HumanEvalPlus.jsonl.gz" > "$WORK/HumanEvalPlus.jsonl"
-cp "$SAMPLES" "$WORK/samples.jsonl"
+if ! cmp -s "$SAMPLES" "$WORK/samples.jsonl"; then
+        cp "$SAMPLES" "$WORK/samples.jsonl"
+        rm -f "$WORK/evalplus.json"
+fi
 
-start=$(date +%s)
-(cd "$WORK" && HOME="$WORK/home" HUMANEVAL_OVERRIDE_PATH="$WORK/HumanEvalPlus.jsonl" \
-        PYTHONPATH="$EVALPLUS_SRC:$WORK/stubs" $PY -m evalplus.evaluate --dataset humaneval \
-        --samples samples.jsonl --parallel "${EVALPLUS_PARALLEL:-2}" --i-just-wanna-run \
-        --output_file evalplus.json > evalplus.log 2>&1)
-echo "evalplus.evaluate --parallel ${EVALPLUS_PARALLEL:-2}: $(( $(date +%s) - start )) s (ground truth included)"
+if [ -s "$WORK/evalplus.json" ]; then
+        echo "evalplus.evaluate: reusing $WORK/evalplus.json"
+else
+        start=$(date +%s)
+        (cd "$WORK" && HOME="$WORK/home" HUMANEVAL_OVERRIDE_PATH="$WORK/HumanEvalPlus.jsonl" \
+                PYTHONPATH="$EVALPLUS_SRC:$WORK/stubs" $PY -m evalplus.evaluate --dataset humaneval \
+                --samples samples.jsonl --parallel "${EVALPLUS_PARALLEL:-2}" --i-just-wanna-run \
+                --output_file evalplus.json > evalplus.log 2>&1)
+        echo "evalplus.evaluate --parallel ${EVALPLUS_PARALLEL:-2}: $(( $(date +%s) - start )) s" \
+             "(ground truth included; load $(cut -d' ' -f1-3 /proc/loadavg))"
+fi
 
 rc=0
 for j in $JOBS; do
@@ -45,7 +49,7 @@ for j in $JOBS; do
         "$SBX_RUN" --suite humanevalplus --problems "$SUITES/humanevalplus/HumanEvalPlus.jsonl.gz" \
                 --samples "$WORK/samples.jsonl" -j "$j" --no-progress --out "$WORK/sbx-j$j.jsonl" \
                 > "$WORK/sbx-j$j.log" 2>&1
-        echo "sbx-run -j $j: $(( $(date +%s) - start )) s"
+        echo "sbx-run -j $j: $(( $(date +%s) - start )) s (load $(cut -d' ' -f1-3 /proc/loadavg))"
         $PY - "$WORK/evalplus.json" "$WORK/sbx-j$j.jsonl" "$j" <<'PY' || rc=1
 import json, sys
 from collections import defaultdict

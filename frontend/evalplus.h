@@ -55,6 +55,16 @@ bool evalplus_judge_value(struct evalplus_judge *j, const cJSON *out, const cJSO
 /* Python's == on two serialized values (exported for the tests). */
 bool evalplus_py_eq(const cJSON *a, const cJSON *b);
 
+/* evalplus_digest.c. The digest (hex, NUL-terminated) of v's canonical
+ * form: equal for two values exactly when evalplus_py_eq holds; false for a
+ * value that equals nothing (NaN inside) or is not a value. */
+bool evalplus_canon_digest(const cJSON *v, char out[65]);
+/* A phase's expected values (an array), each whose text passes above_bytes
+ * replaced by ["k", its digest] where the judge can only ask == of it (see
+ * the function): the cached ground truth stays small, the verdicts exact. */
+void evalplus_truth_compact(cJSON *values, enum evalplus_oracle oracle, double atol,
+                            size_t above_bytes);
+
 
 
 /* ---- the suite (suite_evalplus.c) ---- */
@@ -70,6 +80,7 @@ struct verdict;
 #define EVALPLUS_MAX_OUTPUT_BYTES (256 << 20)   /* the reference's outputs, all inputs */
 #define EVALPLUS_TRUTH_TIMEOUT_S 600    /* a reference solution, all inputs */
 #define EVALPLUS_START_SLACK_S 3        /* interpreter start, imports */
+#define EVALPLUS_DIGEST_ABOVE_BYTES 128 /* cached expected values larger: digests */
 
 struct evalplus_suite {
         enum evalplus_dataset dataset;
@@ -77,6 +88,7 @@ struct evalplus_suite {
         char **raw[EVALPLUS_PHASES];    /* per task: base_input, plus_input JSON text */
         cJSON **args[EVALPLUS_PHASES];  /* the same parsed (oracles), or NULL */
         cJSON **truth;                  /* per task {"base": [...], "base_time": [...], ...} */
+        double max_timeout_s, max_cpu_s; /* the helper's ceilings, or 0 */
 };
 
 extern const char *const evalplus_phase_names[EVALPLUS_PHASES];
@@ -86,6 +98,10 @@ extern const char *const evalplus_phase_names[EVALPLUS_PHASES];
  * inputs; a file whose plus inputs the suite would ignore is an error that
  * names the suite to run. */
 int evalplus_attach(struct suite *s, struct sbx_err *err);
+/* evalplus's MbppPlus-OriginFmt line: MBPP's fields and "test", the base
+ * and plus inputs checked by asserts (--suite mbppplus builds it as MBPP
+ * with "test" in place of test_list). */
+bool evalplus_is_mbpp_originfmt(const cJSON *problem);
 void evalplus_free(struct evalplus_suite *e);
 /* A JSONL line with Python's NaN/Infinity, parsed with null in their
  * place; NULL when it is not valid JSON even so. */
@@ -107,6 +123,9 @@ int evalplus_start(const struct suite *s, const struct suite_sample *smp,
                    struct sbx_run **run, struct sbx_err *err);
 void evalplus_score(const struct suite *s, size_t task, const struct run_result *r,
                     struct verdict *v);
+/* A phase's judge for the task, as it starts: its oracle and its atol
+ * (evalplus_oracle.c). */
+struct evalplus_judge evalplus_judge_for(const struct suite *s, size_t task);
 
 /* --evalplus-results: evalplus's eval_results.json from the results lines
  * (the failing input of each phase; pass_at_k from the summary's

@@ -13,7 +13,9 @@
  * elements space-separated, ints in hex ("0x1f", "-0x2"), floats in repr
  * ("1.5", "inf", "nan"): a token with an 'x' is an int. A value whose text
  * passes 8 MiB comes as ["h", sha256 of the text]: equal to the same digest
- * only. */
+ * only. An expected value from the cache may be ["k", sha256 of its
+ * canonical form] (evalplus_digest.c): equal to the values with that
+ * digest. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -29,7 +31,7 @@ enum py_kind ep_kind_of(const cJSON *v)
                 { 'i', PY_INT }, { 'f', PY_FLOAT }, { 'c', PY_COMPLEX },
                 { 'b', PY_BYTES }, { 'l', PY_LIST }, { 't', PY_TUPLE },
                 { 'd', PY_DICT }, { 's', PY_SET }, { 'z', PY_FROZENSET },
-                { 'h', PY_DIGEST },
+                { 'h', PY_DIGEST }, { 'k', PY_CANON },
         };
         const cJSON *t;
 
@@ -108,17 +110,20 @@ double ep_as_double(const cJSON *v)
         return NAN;
 }
 
+bool ep_integral_hex(double d, char *out, size_t n)
+{
+        if (!isfinite(d) || floor(d) != d)
+                return false;
+        float_hex(d == 0 ? 0.0 : d, out, n);           /* -0.0 is 0 */
+        return true;
+}
+
 /* int == float, exactly as Python compares them. */
 static bool hex_eq_float(const char *int_hex_text, double d)
 {
         char hex[400];
 
-        if (!isfinite(d) || floor(d) != d)
-                return false;
-        float_hex(d, hex, sizeof(hex));
-        if (!strcmp(hex, "-0x0"))
-                hex[0] = '0', hex[1] = 'x', hex[2] = '0', hex[3] = '\0';
-        return !strcmp(int_hex_text, hex);
+        return ep_integral_hex(d, hex, sizeof(hex)) && !strcmp(int_hex_text, hex);
 }
 
 static bool int_eq_float(const cJSON *i, double d)
@@ -316,8 +321,10 @@ bool evalplus_py_eq(const cJSON *a, const cJSON *b)
 {
         enum py_kind ka = ep_kind_of(a), kb = ep_kind_of(b);
 
-        if (ka == PY_BAD || kb == PY_BAD)
+        if (ka == PY_BAD || kb == PY_BAD || (ka == PY_CANON && kb == PY_CANON))
                 return false;
+        if (ka == PY_CANON || kb == PY_CANON)
+                return ka == PY_CANON ? ep_canon_eq(b, a) : ep_canon_eq(a, b);
         if (ep_packed(a) || ep_packed(b))
                 return ka == kb && packed_eq(a, b);
         if (is_number(ka) && is_number(kb))

@@ -8,6 +8,8 @@
 
 #include "evalplus.h"
 #include "evalplus_value.h"
+#include "suite.h"
+#include "util.h"
 
 /* ---- special oracles (evalplus/eval/_special_oracle.py) ---- */
 
@@ -250,4 +252,16 @@ bool evalplus_judge_value(struct evalplus_judge *j, const cJSON *out, const cJSO
         snprintf(why, why_len, "output not close to the expected one (atol %g, rtol %g)",
                  j->atol, EVALPLUS_RTOL);
         return false;
+}
+
+struct evalplus_judge evalplus_judge_for(const struct suite *s, size_t task)
+{
+        const cJSON *pb = s->tasks[task].problem;
+        const cJSON *atol = cJSON_GetObjectItemCaseSensitive(pb, "atol");
+        struct evalplus_judge j = {
+                evalplus_oracle_for(s->evalplus->dataset, json_get_str(pb, "entry_point", "")),
+                cJSON_IsNumber(atol) ? atol->valuedouble : 0,
+        };
+
+        return j;
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "proc.h"
+#include "util.h"
 #include "run_internal.h"
 #include "sandbox_impl.h"
 
@@ -154,18 +155,15 @@ static const char *helper_reason(const cJSON *probe)
         return NULL;
 }
 
-/* `TOOL --probe` says why a tier that does not work refuses this caller
- * (the helper: not setuid, not in the group, config refused): its JSON,
- * or NULL. */
-static cJSON *self_probe(const struct sandbox *sb, const struct tier_ops *o)
+/* `TOOL ARG`'s JSON, or NULL. */
+static cJSON *tool_json(const char *tool, const char *arg)
 {
-        const char *tool = sb->tool[o->id];
-        char *argv[] = { (char *)tool, (char *)o->self_probe_arg, NULL };
+        char *argv[] = { (char *)tool, (char *)arg, NULL };
         struct run_output out;
         struct sbx_err err;
         cJSON *j = NULL;
 
-        if (sb->tier_ok[o->id] || !o->self_probe_arg || !tool || access(tool, X_OK) < 0 ||
+        if (!arg || !tool || access(tool, X_OK) < 0 ||
             proc_capture(argv, NULL, &out, 65536, &err) < 0)
                 return NULL;
         if (out.data) {
@@ -174,6 +172,33 @@ static cJSON *self_probe(const struct sandbox *sb, const struct tier_ops *o)
         }
         free(out.data);
         return j;
+}
+
+/* `TOOL --probe` says why a tier that does not work refuses this caller
+ * (the helper: not setuid, not in the group, config refused): its JSON,
+ * or NULL. */
+static cJSON *self_probe(const struct sandbox *sb, const struct tier_ops *o)
+{
+        return sb->tier_ok[o->id] ? NULL : tool_json(sb->tool[o->id], o->self_probe_arg);
+}
+
+int sandbox_helper_ceilings(struct sandbox *sb, double *timeout_s, double *cpu_s)
+{
+        struct sbx_err err = { 0 };
+        cJSON *hp;
+        const cJSON *c;
+
+        *timeout_s = *cpu_s = 0;
+        /* the tool is looked up lazily: the helper tier may be chosen, unproven */
+        if (sandbox_tier(sb) != TIER_HELPER || sandbox_tier_ready(sb, TIER_HELPER, &err) < 0 ||
+            !(hp = tool_json(sb->tool[TIER_HELPER], tier_ops(TIER_HELPER)->self_probe_arg)))
+                return 0;
+        c = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(hp, "config"),
+                                             "ceilings");
+        *timeout_s = json_get_num(c, "timeout", 0);
+        *cpu_s = json_get_num(c, "cpu", 0);
+        cJSON_Delete(hp);
+        return 1;
 }
 
 static void report_text(struct sandbox *sb, FILE *fp)

@@ -64,6 +64,11 @@ int sandbox_open(struct sandbox **out, const struct sandbox_opts *opts,
                  struct sbx_err *err);
 void sandbox_close(struct sandbox *sb);
 enum tier sandbox_tier(const struct sandbox *sb);
+/* In the helper tier, the admin's ceilings on a run's --timeout and --cpu
+ * (helper.conf's max_timeout, max_cpu; `sbx-helper --probe`): 1 with them
+ * set, 0 (both 0) in other tiers or when the helper does not say. A run
+ * that asks more is refused by the helper. */
+int sandbox_helper_ceilings(struct sandbox *sb, double *timeout_s, double *cpu_s);
 /* --probe: sets up a session without choosing a tier, probes every tier
  * and writes which work and why not (JSON or text) to fp. Returns 0 when
  * one works, 1 when none does, -1 (err set) when the session cannot be

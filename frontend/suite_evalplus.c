@@ -16,6 +16,7 @@
 #include "sha256.h"
 #include "strbuf.h"
 #include "suite.h"
+#include "suite_ops.h"
 #include "util.h"
 
 const char *const evalplus_phase_names[EVALPLUS_PHASES] = { "base", "plus" };
@@ -132,19 +133,34 @@ static int check_suite(const struct suite *s, enum evalplus_dataset ds, struct s
                         s->problems_path, what, s->def.name, want);
 }
 
+bool evalplus_is_mbpp_originfmt(const cJSON *problem)
+{
+        return cJSON_IsString(cJSON_GetObjectItemCaseSensitive(problem, "test")) &&
+               cJSON_IsString(cJSON_GetObjectItemCaseSensitive(problem, "code")) &&
+               cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(problem, "test_list"));
+}
+
+/* MbppPlus-OriginFmt is MBPP's form plus "test" (the plus tests as
+ * asserts): --suite mbpp would score it on its three base asserts. */
+static int check_originfmt(const struct suite *s, struct sbx_err *err)
+{
+        bool origin = s->n_tasks && evalplus_is_mbpp_originfmt(s->tasks[0].problem);
+
+        if (!origin || !strcmp(s->def.name, "mbppplus") || s->def.row == &suite_custom_row)
+                return 0;
+        return sbx_fail(err, 0, "%s is evalplus's MbppPlus-OriginFmt file (plus tests in "
+                        "\"test\"): --suite %s would ignore them; run --suite mbppplus",
+                        s->problems_path, s->def.name);
+}
+
 int evalplus_attach(struct suite *s, struct sbx_err *err)
 {
         struct evalplus_suite *e;
         bool native = s->n_tasks && cJSON_GetObjectItemCaseSensitive(s->tasks[0].problem,
                                                                       "plus_input");
 
-        if (!native) {
-                if (!strcmp(s->def.name, "mbppplus"))
-                        return sbx_fail(err, 0, "%s is not evalplus's MbppPlus.jsonl.gz "
-                                        "(no plus_input): --suite mbppplus reads only that form",
-                                        s->problems_path);
-                return 0;
-        }
+        if (!native)
+                return check_originfmt(s, err);
         enum evalplus_dataset ds = strncmp(s->tasks[0].task_id, "Mbpp/", 5)
                 ? EVALPLUS_HUMANEVAL : EVALPLUS_MBPP;
         if (check_suite(s, ds, err) < 0)
@@ -295,6 +311,11 @@ static char *inputs_text(const struct suite *s, size_t task, bool limits, double
                 if (!add_phase(&b, e, task, ph, limits, &phase_s))
                         b.oom = true;
                 *wall_s += phase_s;
+                /* the phase's limit counts calls only; sending the values takes
+                 * time too (Mbpp/255: 1 GB), given as the calls are */
+                if (limits)
+                        *wall_s += EVALPLUS_GT_TIME_FACTOR * json_get_num(e->truth[task],
+                                ph ? "plus_ser" : "base_ser", 0);
         }
         strbuf_add(&b, "]}");
         return strbuf_done(&b);
@@ -386,13 +407,8 @@ static const char *phase_status(const struct suite *s, size_t task, int ph,
 {
         const struct evalplus_suite *e = s->evalplus;
         const char *name = evalplus_phase_names[ph];
-        const cJSON *pb = s->tasks[task].problem;
         const cJSON *exp = cJSON_GetObjectItemCaseSensitive(e->truth[task], name);
-        const cJSON *atol = cJSON_GetObjectItemCaseSensitive(pb, "atol");
-        struct evalplus_judge j = {
-                evalplus_oracle_for(e->dataset, json_get_str(pb, "entry_point", "")),
-                cJSON_IsNumber(atol) ? atol->valuedouble : 0,
-        };
+        struct evalplus_judge j = evalplus_judge_for(s, task);
         const cJSON *special[2], *r, *x;
         const cJSON *args = e->args[ph][task] ? e->args[ph][task]->child : NULL;
         auto_free const cJSON **at = index_records(recs, name,

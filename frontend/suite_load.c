@@ -21,9 +21,10 @@ static int check_problem(const struct suite *s, cJSON *obj, const char *where,
 {
         if (cJSON_GetObjectItemCaseSensitive(obj, "plus_input"))
                 return 0;               /* evalplus's native form: evalplus_attach */
-        if (s->def.row->evalplus_only)
-                return sbx_fail(err, 0, "%s: not evalplus's MbppPlus.jsonl.gz (no plus_input): "
-                                "--suite mbppplus reads only that form", where);
+        if (s->def.row->evalplus_only && !evalplus_is_mbpp_originfmt(obj))
+                return sbx_fail(err, 0, "%s: not evalplus's MbppPlus.jsonl.gz (no plus_input) nor "
+                                "MbppPlus-OriginFmt (no \"test\"): --suite mbppplus reads only "
+                                "those forms", where);
         for (const char *const *f = s->def.row->ops->required_fields; *f; f++)
                 if (!cJSON_GetObjectItemCaseSensitive(obj, *f))
                         return sbx_fail(err, 0, "%s: missing field \"%s\" for suite %s",

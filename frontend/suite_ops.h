@@ -59,7 +59,7 @@ struct suite_row {
         const char *shipped_problems;           /* under suite_data_dir(), or NULL */
         /* Why none is shipped and where to get one (NULL: --problems is required). */
         const char *not_shipped, *get_problems;
-        bool evalplus_only;                     /* reads only evalplus's native form */
+        bool evalplus_only;                     /* reads only evalplus's files (native, OriginFmt) */
 };
 
 extern const struct suite_ops suite_humaneval_ops, suite_mbpp_ops, suite_classeval_ops,

@@ -8,7 +8,8 @@
 
 /* Shipped problem files: HumanEval+ in the OriginFmt form, whose plus tests
  * are asserts (no ground truth to compute first); MBPP+ in evalplus's
- * native form, the only one --suite mbppplus reads. */
+ * native form (--suite mbppplus reads that and MbppPlus-OriginFmt, whose
+ * timeout is the row's). */
 static const struct suite_row rows[] = {
         { .name = "humaneval", .ops = &suite_humaneval_ops,
           .timeout_ms = HUMANEVAL_TIMEOUT_MS,
@@ -20,7 +21,7 @@ static const struct suite_row rows[] = {
           .timeout_ms = MBPP_TIMEOUT_MS,
           .shipped_problems = "mbpp/mbpp.jsonl" },
         { .name = "mbppplus", .ops = &suite_mbpp_ops,
-          .timeout_ms = MBPP_TIMEOUT_MS,
+          .timeout_ms = MBPPPLUS_TIMEOUT_MS,
           .shipped_problems = "mbppplus/MbppPlus.jsonl.gz", .evalplus_only = true },
         { .name = "classeval", .ops = &suite_classeval_ops,
           .timeout_ms = CLASSEVAL_CLASS_TIMEOUT_MS,

@@ -68,4 +68,43 @@ as_user "$SBX_RUN" --suite mbpp --problems "$D/san.json" --canonical -j 2 \
 is "sanitized MBPP with test_imports: runs to its end" "$?" 0
 is "... all $n references pass" "$(grep -c '"passed":true' "$D/san.jsonl")" "$n"
 check "... none fails on a missing import" bash -c "! grep -q 'is not defined' '$D/san.jsonl'"
+# MbppPlus-OriginFmt: MBPP's fields and "test", the base and plus inputs
+# checked by asserts. --suite mbppplus scores it with "test" (a hard-coded
+# answer to MBPP's four asserts passes those and fails here); any other
+# built-in suite refuses it, naming mbppplus.
+ORIG=$SBX_DATA/mbppplus/MbppPlus-OriginFmt.jsonl.gz
+$HOST_PY - "$ORIG" "$D/orig.jsonl" "$D/orig-s.jsonl" "$D/base4.json" <<'PY'
+import gzip, json, sys
+keep = {2, 3, 88, 82}
+with gzip.open(sys.argv[1], "rt") as f, open(sys.argv[2], "w") as out:
+    P = [json.loads(l) for l in f]
+    for p in P:
+        if p["task_id"] in keep:
+            out.write(json.dumps(p) + "\n")
+hard = "def is_not_prime(n):\n    return n in (10, 35)\n"
+with open(sys.argv[3], "w") as f:
+    f.write(json.dumps({"task_id": 3, "completion": hard}) + "\n")
+# the same task in MBPP's form: only its four asserts
+p3 = [p for p in P if p["task_id"] == 3][0]
+json.dump([{k: p3[k] for k in ("task_id", "prompt", "code", "test_imports", "test_list")}],
+          open(sys.argv[4], "w"))
+PY
+chown -R "$SBX_TEST_USER:" "$D"
+as_user "$SBX_RUN" --suite mbppplus --problems "$D/orig.jsonl" --canonical -j 2 --json \
+        --out "$D/orig.r.jsonl" --no-progress > "$D/orig.json" 2> "$D/orig.err"
+is "MbppPlus-OriginFmt under --suite mbppplus: runs to its end" "$?" 0
+is "... its 4 references pass (Mbpp/82 needs its test_imports)" \
+        "$(grep -c '"passed":true' "$D/orig.r.jsonl")" 4
+is "... the default timeout is MBPP+ OriginFmt's 60 s" \
+        "$($HOST_PY -c 'import json,sys; print(json.load(open(sys.argv[1]))["limits"]["timeout_s"])' "$D/orig.json")" 60
+as_user "$SBX_RUN" --suite mbpp --problems "$D/base4.json" --samples "$D/orig-s.jsonl" \
+        --out "$D/base4.r.jsonl" --no-progress > /dev/null 2>&1
+is "a hard-coded is_not_prime passes MBPP's four asserts" "$(grep -c '"passed":true' "$D/base4.r.jsonl")" 1
+as_user "$SBX_RUN" --suite mbppplus --problems "$D/orig.jsonl" --samples "$D/orig-s.jsonl" \
+        --allow-partial --out "$D/hard.r.jsonl" --no-progress > /dev/null 2>&1
+is "... and fails MBPP+ OriginFmt's plus asserts" "$(grep -c '"passed":false' "$D/hard.r.jsonl")" 1
+as_user "$SBX_RUN" --suite mbpp --problems "$D/orig.jsonl" --canonical \
+        --out "$D/x.jsonl" > /dev/null 2> "$D/e-orig.txt"
+is "MbppPlus-OriginFmt under --suite mbpp: usage error" "$?" 2
+check "... naming --suite mbppplus" grep -q 'run --suite mbppplus' "$D/e-orig.txt"
 done_testing

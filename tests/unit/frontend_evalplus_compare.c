@@ -6,7 +6,12 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
+
+#include "cleanup.h"
 
 #include "evalplus.h"
 
@@ -203,6 +208,131 @@ static void junk_never_matches(void **state)
         assert_false(eq("7", "7"));             /* a bare number is not the format */
 }
 
+/* The canonical digest is Python's ==: the same digest exactly for the
+ * pairs eq() calls equal (a value with NaN has none, and equals nothing). */
+static void digest_is_python_eq(void **state)
+{
+        static const char *const pairs[][2] = {
+                { "[\"i\",\"0x1\"]", "[\"f\",\"1.0\"]" },
+                { "true", "[\"c\",\"1.0\",\"0.0\"]" },
+                { "false", "[\"f\",\"-0.0\"]" },
+                { "[\"i\",\"0x1\"]", "[\"f\",\"1.5\"]" },
+                { "[\"i\",\"0x400000000000000000\"]", "[\"f\",\"1.1805916207174113e+21\"]" },
+                { "[\"i\",\"0x20000000000001\"]", "[\"f\",\"9007199254740992.0\"]" },
+                { "[\"c\",\"-0.0\",\"2.0\"]", "[\"c\",\"0.0\",\"2.0\"]" },
+                { "[\"f\",\"inf\"]", "[\"f\",\"inf\"]" },
+                { "[\"f\",\"inf\"]", "[\"f\",\"-inf\"]" },
+                { "[\"f\",\"nan\"]", "[\"f\",\"nan\"]" },
+                { "[\"ln\",\"1.0 nan\"]", "[\"ln\",\"1.0 nan\"]" },
+                { "\"abc\"", "\"abc\"" },
+                { "\"abc\"", "[\"b\",\"616263\"]" },
+                { "[\"ln\",\"0x1 0x2\"]", "[\"l\",[\"f\",\"1.0\"],true,[\"i\",\"0x2\"]]" },
+                { "[\"ln\",\"0x1 0x2\"]", "[\"l\",true,[\"f\",\"2.0\"]]" },
+                { "[\"ln\",\"0x1 0x2\"]", "[\"tn\",\"0x1 0x2\"]" },
+                { "[\"l\"]", "[\"t\"]" },
+                { "[\"s\",[\"i\",\"0x1\"],[\"i\",\"0x2\"]]", "[\"z\",[\"f\",\"2.0\"],true]" },
+                { "[\"s\",[\"i\",\"0x1\"]]", "[\"l\",[\"i\",\"0x1\"]]" },
+                { "[\"d\",[\"a\",[\"i\",\"0x1\"]],[\"b\",null]]",
+                  "[\"d\",[\"b\",null],[\"a\",[\"f\",\"1.0\"]]]" },
+                { "[\"d\",[\"a\",[\"i\",\"0x1\"]]]", "[\"d\",[\"a\",[\"i\",\"0x2\"]]]" },
+                { "[\"d\",[\"a\",[\"i\",\"0x1\"]]]", "[\"s\",\"a\"]" },
+                { "null", "null" },
+                { "null", "false" },
+        };
+        cJSON *text_digest = cJSON_Parse("[\"h\",\"00\"]");
+        char d[65];
+
+        for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+                cJSON *a = cJSON_Parse(pairs[i][0]), *b = cJSON_Parse(pairs[i][1]);
+                char da[65], db[65];
+                assert_non_null(a);
+                assert_non_null(b);
+                bool same = evalplus_canon_digest(a, da) && evalplus_canon_digest(b, db) &&
+                            !strcmp(da, db);
+                if (same != evalplus_py_eq(a, b))
+                        fail_msg("pair %zu: the digests %s, == says the opposite", i,
+                                 same ? "agree" : "differ");
+                cJSON_Delete(a);
+                cJSON_Delete(b);
+        }
+        /* the driver's digest of a text has no canonical form */
+        assert_false(evalplus_canon_digest(text_digest, d));
+        cJSON_Delete(text_digest);
+}
+
+/* ["ln", "0x0 0x1 ... "] of n ints from start, or of floats. */
+static char *packed_range(int n, int start, bool floats, char tag)
+{
+        size_t cap = (size_t)n * 24 + 32, len;
+        char *s = malloc(cap);
+
+        assert_non_null(s);
+        len = (size_t)snprintf(s, cap, "[\"%cn\",\"", tag);
+        for (int i = 0; i < n; i++)
+                len += (size_t)snprintf(s + len, cap - len, floats ? "%s%d.0" : "%s0x%x",
+                                        i ? " " : "", start + i);
+        snprintf(s + len, cap - len, "\"]");
+        return s;
+}
+
+static cJSON *values_of(const char *const *texts, size_t n)
+{
+        cJSON *arr = cJSON_CreateArray();
+
+        for (size_t i = 0; i < n; i++)
+                cJSON_AddItemToArray(arr, cJSON_Parse(texts[i]));
+        return arr;
+}
+
+static const char *kind_tag(const cJSON *arr, int i)
+{
+        return cJSON_GetArrayItem(cJSON_GetArrayItem(arr, i), 0)->valuestring ?: "";
+}
+
+/* Large expected values become digests only where == is all the judge
+ * asks, and the verdicts stay those of the full values. */
+static void compact_truth_keeps_verdicts(void **state)
+{
+        auto_free char *ints = packed_range(500, 0, false, 'l');
+        auto_free char *as_floats = packed_range(500, 0, true, 'l');
+        auto_free char *shifted = packed_range(500, 1, false, 'l');
+        auto_free char *as_tuple = packed_range(500, 0, false, 't');
+        const char *const texts[] = { "[\"i\",\"0x1\"]", ints, "[\"f\",\"0.5\"]", ints };
+        cJSON *vals = values_of(texts, 4);
+        struct evalplus_judge j = { EP_ORACLE_NONE, 0 };
+        char why[128];
+
+        evalplus_truth_compact(vals, EP_ORACLE_NONE, 0, 1024);
+        assert_string_equal(kind_tag(vals, 0), "i");     /* small: kept */
+        assert_string_equal(kind_tag(vals, 1), "k");     /* large, ints: a digest */
+        assert_string_equal(kind_tag(vals, 2), "f");
+        assert_string_equal(kind_tag(vals, 3), "ln");    /* after a float: atol 1e-6, kept */
+        const cJSON *k = cJSON_GetArrayItem(vals, 1);
+        cJSON *o = cJSON_Parse(as_floats), *bad = cJSON_Parse(shifted), *tup = cJSON_Parse(as_tuple);
+        assert_true(evalplus_judge_value(&j, o, k, NULL, why, sizeof(why)));  /* [0, 1.0 ...] == */
+        assert_false(evalplus_judge_value(&j, bad, k, NULL, why, sizeof(why)));
+        assert_false(evalplus_judge_value(&j, tup, k, NULL, why, sizeof(why)));
+        assert_true(j.atol == 0);
+        assert_false(evalplus_py_eq(k, k));     /* two digests are never compared */
+        cJSON_Delete(vals);
+
+        /* a task's atol, an oracle, or NaN: nothing is digested */
+        const char *const nan_list[] = { "[\"ln\",\"0x1 nan\"]" };
+        vals = values_of(texts + 1, 1);
+        evalplus_truth_compact(vals, EP_ORACLE_NONE, 1e-3, 1024);
+        assert_string_equal(kind_tag(vals, 0), "ln");
+        evalplus_truth_compact(vals, EP_ORACLE_SET_EQ, 0, 1024);
+        assert_string_equal(kind_tag(vals, 0), "ln");
+        cJSON_Delete(vals);
+        vals = values_of(nan_list, 1);
+        evalplus_truth_compact(vals, EP_ORACLE_NONE, 0, 4);
+        assert_string_equal(kind_tag(vals, 0), "ln");
+        cJSON_Delete(vals);
+        cJSON_Delete(o);
+        cJSON_Delete(bad);
+        cJSON_Delete(tup);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -217,6 +347,8 @@ int main(void)
                 cmocka_unit_test(oracle_mbpp),
                 cmocka_unit_test(oracle_table),
                 cmocka_unit_test(junk_never_matches),
+                cmocka_unit_test(digest_is_python_eq),
+                cmocka_unit_test(compact_truth_keeps_verdicts),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
