@@ -41,7 +41,7 @@ FUZZ_SUITE_SRCS  := frontend/suite_load.c frontend/suite_def.c frontend/suite_bu
                     frontend/tier_helper.c frontend/tier_bwrap.c frontend/tier_unshare.c \
                     frontend/argv.c \
                     frontend/classeval.c frontend/passk.c frontend/err.c frontend/strbuf.c \
-                    frontend/util.c
+                    frontend/util.c frontend/limit.c
 FUZZ_SRCS_seccomp_policy    := common/seccomp_policy.c
 FUZZ_SRCS_jsonl             := $(FUZZ_SUITE_SRCS)
 FUZZ_SRCS_suite_load        := $(FUZZ_SUITE_SRCS)
