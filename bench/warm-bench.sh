@@ -12,9 +12,9 @@
 #   bare      ls programs/*.py | xargs -P2 -n1 timeout 3 python3 -I -B
 #             (passed -1: some program failed; xargs does not say how many)
 #   cold      sbx-run --suite humaneval --canonical -j2 (helper tier)
-# Prints the load before and after every variant, the median walls, the
-# prototype's per-phase medians (median over rounds), and the ratios
-# warm/floor (issue 18's goal: <= 2.5) and cold/warm.
+# Prints the load before and after every variant, the median walls and CPU
+# times, the prototype's per-phase medians (median over rounds), and the
+# ratios warm/floor (issue 18's goal: <= 2.5) and cold/warm.
 #   As root: sets up the test user and a temp root with the setuid helper
 #   (tests/lib/setup-root.sh) and measures as that user.
 #   ROUNDS=3 (default), BUILD=build, JOBS=2.
@@ -35,11 +35,23 @@ user() { as_bench_user "$work" "$@"; }
 now() { date +%s.%N; }
 load() { cut -d' ' -f1 /proc/loadavg; }
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR + 1) / 2)]}'; }
+# run_variant NAME ROUND: the variant's "WALL PASSED", then the CPU seconds
+# (user + system) of everything it ran and reaped, from the `times` of the
+# subshell it runs in (a fresh fork: its children's times start at 0).
+# Work the kernel defers to its own threads (a network namespace's
+# teardown runs in a kworker) is not in it.
+run_variant() {
+        local f=$out/times.$BASHPID
+        "v_$1" "$2"
+        times > "$f" # not in a pipe: that would be another fork
+        tail -1 "$f" | awk '{for (i = 1; i <= 2; i++) { split($i, t, "m"); c += t[1] * 60 + t[2] } print c}'
+}
 
 # Each variant prints "WALL PASSED" (passed: of the 164).
 v_floor() {
-        read -r w f < <(user sh -c "$py fork_floor.py $jobs programs/*.py")
-        echo "$w $((164 - f))"
+        # $(...), not < <(...): the shell reaps it, so its CPU is counted.
+        set -- $(user sh -c "$py fork_floor.py $jobs programs/*.py")
+        echo "$1 $((164 - $2))"
 }
 proto() { # proto ROUND NAME ARGS...
         local r=$1 n=$2; shift 2
@@ -73,7 +85,7 @@ tier=$(user "$SBX_RUN" --suite humaneval --problems HumanEval.jsonl.gz --canonic
         "$py" -c 'import json,sys; s=json.load(sys.stdin); print(s["tier"])')
 echo "warm-bench: sbx-run's tier: $tier"
 variants=(floor warm warm_nn warm_proc bare cold)
-declare -A walls passed
+declare -A walls cpus passed
 for r in $(seq 1 "$rounds"); do
         order=("${variants[@]}")
         if [ $((r % 2)) -eq 0 ]; then
@@ -81,16 +93,19 @@ for r in $(seq 1 "$rounds"); do
         fi
         for v in "${order[@]}"; do
                 l0=$(load)
-                read -r w p < <("v_$v" "$r")
-                printf 'warm-bench: round %d %-9s %6.2f s  passed %3d/164  load %s -> %s\n' \
-                        "$r" "$v" "$w" "$p" "$l0" "$(load)"
-                walls[$v]+="$w "
+                { read -r w p; read -r c; } < <(run_variant "$v" "$r")
+                printf 'warm-bench: round %d %-9s %6.2f s  cpu %6.2f s  passed %3d/164  load %s -> %s\n' \
+                        "$r" "$v" "$w" "$c" "$p" "$l0" "$(load)"
+                walls[$v]+="$w "; cpus[$v]+="$c "
                 [ "$p" -eq 164 ] || passed[$v]+="round $r: $p "
         done
 done
 rm -f /tmp/sbx-warm-bench.$$.jsonl
-declare -A med
-for v in "${variants[@]}"; do med[$v]=$(printf '%s\n' ${walls[$v]} | median); done
+declare -A med cmed
+for v in "${variants[@]}"; do
+        med[$v]=$(printf '%s\n' ${walls[$v]} | median)
+        cmed[$v]=$(printf '%s\n' ${cpus[$v]} | median)
+done
 "$py" - "$out" <<'PY'
 import glob, json, statistics, sys
 for n, what in (("warm", "per-sample NET"), ("warm-nn", "NET once per worker"),
@@ -101,9 +116,10 @@ for n, what in (("warm", "per-sample NET"), ("warm-nn", "NET once per worker"),
         print("    %-16s %7.3f %7.3f" % (ph, statistics.median(r["phases_ms"][ph] for r in runs),
                                        statistics.median(r["means_ms"][ph] for r in runs)))
 PY
-echo "warm-bench: median wall of $rounds rounds:"
+echo "warm-bench: median of $rounds rounds, wall and cpu:"
 for v in "${variants[@]}"; do
-        printf '    %-9s %6.2f s%s\n' "$v" "${med[$v]}" "${passed[$v]:+  (not 164: ${passed[$v]})}"
+        printf '    %-9s %6.2f s  %6.2f s%s\n' "$v" "${med[$v]}" "${cmed[$v]}" \
+                "${passed[$v]:+  (not 164: ${passed[$v]})}"
 done
 printf 'warm-bench: warm / floor = %.2f (goal <= %s), without per-sample NET %.2f, with /proc %.2f\n' \
         "$(echo "${med[warm]} / ${med[floor]}" | bc -l)" "$goal" \
@@ -111,4 +127,7 @@ printf 'warm-bench: warm / floor = %.2f (goal <= %s), without per-sample NET %.2
 printf 'warm-bench: cold / warm = %.2f, bare / warm = %.2f, cold / bare = %.2f\n' \
         "$(echo "${med[cold]} / ${med[warm]}" | bc -l)" "$(echo "${med[bare]} / ${med[warm]}" | bc -l)" \
         "$(echo "${med[cold]} / ${med[bare]}" | bc -l)"
+printf 'warm-bench: in cpu: warm / floor = %.2f, without per-sample NET %.2f, cold / warm = %.2f\n' \
+        "$(echo "${cmed[warm]} / ${cmed[floor]}" | bc -l)" "$(echo "${cmed[warm_nn]} / ${cmed[floor]}" | bc -l)" \
+        "$(echo "${cmed[cold]} / ${cmed[warm]}" | bc -l)"
 echo "warm-bench: load at the end $(cut -d' ' -f1-3 /proc/loadavg)"
