@@ -50,6 +50,7 @@ run_variant() {
 # Each variant prints "WALL PASSED" (passed: of the 164).
 v_floor() {
         # $(...), not < <(...): the shell reaps it, so its CPU is counted.
+        # shellcheck disable=SC2046 # "WALL FAILED", split on purpose
         set -- $(user sh -c "$py fork_floor.py $jobs programs/*.py")
         echo "$1 $((164 - $2))"
 }
@@ -102,6 +103,7 @@ for r in $(seq 1 "$rounds"); do
 done
 rm -f /tmp/sbx-warm-bench.$$.jsonl
 declare -A med cmed
+# shellcheck disable=SC2086 # the lists of times are split on purpose
 for v in "${variants[@]}"; do
         med[$v]=$(printf '%s\n' ${walls[$v]} | median)
         cmed[$v]=$(printf '%s\n' ${cpus[$v]} | median)
