@@ -184,14 +184,17 @@ static cJSON *self_probe(const struct sandbox *sb, const struct tier_ops *o)
 
 int sandbox_helper_ceilings(struct sandbox *sb, double *timeout_s, double *cpu_s)
 {
+        const struct tier_ops *o = sb->tier;
         struct sbx_err err = { 0 };
         cJSON *hp;
         const cJSON *c;
 
         *timeout_s = *cpu_s = 0;
-        /* the tool is looked up lazily: the helper tier may be chosen, unproven */
-        if (sandbox_tier(sb) != TIER_HELPER || sandbox_tier_ready(sb, TIER_HELPER, &err) < 0 ||
-            !(hp = tool_json(sb->tool[TIER_HELPER], tier_ops(TIER_HELPER)->self_probe_arg)))
+        /* Only a tier whose tool reports its config (the helper's --probe)
+         * has ceilings. The tool is looked up lazily: the tier may be
+         * chosen, unproven. */
+        if (!o || !o->self_probe_arg || sandbox_tier_ready(sb, o->id, &err) < 0 ||
+            !(hp = tool_json(sb->tool[o->id], o->self_probe_arg)))
                 return 0;
         c = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(hp, "config"),
                                              "ceilings");
