@@ -25,47 +25,9 @@
 #include "evalplus.h"
 #include "evalplus_value.h"
 
-enum py_kind ep_kind_of(const cJSON *v)
-{
-        static const struct { char tag; enum py_kind kind; } tags[] = {
-                { 'i', PY_INT }, { 'f', PY_FLOAT }, { 'c', PY_COMPLEX },
-                { 'b', PY_BYTES }, { 'l', PY_LIST }, { 't', PY_TUPLE },
-                { 'd', PY_DICT }, { 's', PY_SET }, { 'z', PY_FROZENSET },
-                { 'h', PY_DIGEST }, { 'k', PY_CANON },
-        };
-        const cJSON *t;
-
-        if (!v)
-                return PY_BAD;
-        if (cJSON_IsNull(v))
-                return PY_NONE;
-        if (cJSON_IsBool(v))
-                return PY_BOOL;
-        if (cJSON_IsString(v))
-                return PY_STR;
-        if (!cJSON_IsArray(v) || !(t = v->child) || !cJSON_IsString(t))
-                return PY_BAD;
-        if (strlen(t->valuestring) == 2 && t->valuestring[1] == 'n')
-                return t->valuestring[0] == 'l' ? PY_LIST :
-                       t->valuestring[0] == 't' ? PY_TUPLE : PY_BAD;
-        if (strlen(t->valuestring) != 1)
-                return PY_BAD;
-        for (size_t i = 0; i < sizeof(tags) / sizeof(tags[0]); i++)
-                if (tags[i].tag == t->valuestring[0])
-                        return tags[i].kind;
-        return PY_BAD;
-}
-
 static bool is_number(enum py_kind k)
 {
         return k == PY_BOOL || k == PY_INT || k == PY_FLOAT || k == PY_COMPLEX;
-}
-
-/* The i-th payload string of a tagged scalar (after the tag). */
-static const char *payload(const cJSON *v, int i)
-{
-        const cJSON *p = cJSON_GetArrayItem(v, i + 1);
-        return cJSON_IsString(p) ? p->valuestring : "";
 }
 
 /* An int or bool as Python's hex() writes it ("-0x1f"), so that ints of
@@ -74,29 +36,7 @@ static const char *int_hex(const cJSON *v)
 {
         if (cJSON_IsBool(v))
                 return cJSON_IsTrue(v) ? "0x1" : "0x0";
-        return payload(v, 0);
-}
-
-/* A float with an integral value as hex(int(d)): exact at any size. */
-static void float_hex(double d, char *out, size_t n)
-{
-        const char *sign = d < 0 ? "-" : "";
-        int e;
-
-        d = fabs(d);
-        if (d < 9.2e18) {
-                snprintf(out, n, "%s0x%llx", sign, (unsigned long long)d);
-                return;
-        }
-        double m = frexp(d, &e);        /* d = m * 2^e, 0.5 <= m < 1, e > 63 */
-        unsigned long long mant = (unsigned long long)ldexp(m, 53);
-        int shift = e - 53;
-        int zeros = shift / 4;
-        int len = snprintf(out, n, "%s0x%llx", sign, mant << (shift % 4));
-        for (int i = 0; i < zeros && (size_t)(len + i) + 1 < n; i++) {
-                out[len + i] = '0';
-                out[len + i + 1] = '\0';
-        }
+        return ep_payload(v, 0);
 }
 
 double ep_as_double(const cJSON *v)
@@ -106,16 +46,8 @@ double ep_as_double(const cJSON *v)
         if (k == PY_BOOL)
                 return cJSON_IsTrue(v) ? 1.0 : 0.0;
         if (k == PY_INT || k == PY_FLOAT || k == PY_COMPLEX)
-                return strtod(payload(v, 0), NULL);     /* strtod reads hex and inf/nan */
+                return strtod(ep_payload(v, 0), NULL);     /* strtod reads hex and inf/nan */
         return NAN;
-}
-
-bool ep_integral_hex(double d, char *out, size_t n)
-{
-        if (!isfinite(d) || floor(d) != d)
-                return false;
-        float_hex(d == 0 ? 0.0 : d, out, n);           /* -0.0 is 0 */
-        return true;
 }
 
 /* int == float, exactly as Python compares them. */
@@ -143,32 +75,17 @@ static bool real_eq(const cJSON *a, enum py_kind ka, const cJSON *b, enum py_kin
 static bool num_eq(const cJSON *a, enum py_kind ka, const cJSON *b, enum py_kind kb)
 {
         if (ka == PY_COMPLEX && kb == PY_COMPLEX)
-                return strtod(payload(a, 0), NULL) == strtod(payload(b, 0), NULL) &&
-                       strtod(payload(a, 1), NULL) == strtod(payload(b, 1), NULL);
+                return strtod(ep_payload(a, 0), NULL) == strtod(ep_payload(b, 0), NULL) &&
+                       strtod(ep_payload(a, 1), NULL) == strtod(ep_payload(b, 1), NULL);
         if (ka == PY_COMPLEX || kb == PY_COMPLEX) {
                 const cJSON *c = ka == PY_COMPLEX ? a : b, *r = ka == PY_COMPLEX ? b : a;
                 enum py_kind kr = ka == PY_COMPLEX ? kb : ka;
-                if (strtod(payload(c, 1), NULL) != 0)
+                if (strtod(ep_payload(c, 1), NULL) != 0)
                         return false;
-                double re = strtod(payload(c, 0), NULL);
+                double re = strtod(ep_payload(c, 0), NULL);
                 return kr == PY_FLOAT ? re == ep_as_double(r) : int_eq_float(r, re);
         }
         return real_eq(a, ka, b, kb);
-}
-
-const cJSON *ep_items(const cJSON *v)
-{
-        return v->child ? v->child->next : NULL;
-}
-
-/* 'n' for a packed sequence, else 0. */
-char ep_packed(const cJSON *v)
-{
-        const cJSON *t = cJSON_IsArray(v) ? v->child : NULL;
-
-        if (!cJSON_IsString(t) || strlen(t->valuestring) != 2 || !cJSON_IsString(t->next))
-                return 0;
-        return t->valuestring[1];
 }
 
 size_t ep_seq_len(const cJSON *v)
@@ -177,7 +94,7 @@ size_t ep_seq_len(const cJSON *v)
 
         if (!ep_packed(v))
                 return (size_t)cJSON_GetArraySize(v) - 1;
-        for (const char *p = payload(v, 0); *p; p++)
+        for (const char *p = ep_payload(v, 0); *p; p++)
                 n += *p == ' ';
         return n + 1;
 }
@@ -187,7 +104,7 @@ cJSON *ep_expand(const cJSON *v)
 {
         char tag[2] = { v->child->valuestring[0], '\0' };
         cJSON *out = cJSON_CreateArray();
-        auto_free char *copy = strdup(payload(v, 0));
+        auto_free char *copy = strdup(ep_payload(v, 0));
         char *save = NULL;
 
         if (!out || !copy || !cJSON_AddItemToArray(out, cJSON_CreateString(tag))) {
@@ -231,7 +148,7 @@ static bool token_cmp(const char *x, const char *xe, const char *y, const char *
 /* Both packed: elementwise without building nodes. */
 static bool packed_cmp(const cJSON *a, const cJSON *b, bool close, double atol)
 {
-        const char *p = payload(a, 0), *q = payload(b, 0);
+        const char *p = ep_payload(a, 0), *q = ep_payload(b, 0);
 
         for (;;) {
                 const char *pe = p + strcspn(p, " "), *qe = q + strcspn(q, " ");
@@ -336,7 +253,7 @@ bool evalplus_py_eq(const cJSON *a, const cJSON *b)
         switch (ka) {
         case PY_NONE: return true;
         case PY_STR: return !strcmp(a->valuestring, b->valuestring);
-        case PY_BYTES: case PY_DIGEST: return !strcmp(payload(a, 0), payload(b, 0));
+        case PY_BYTES: case PY_DIGEST: return !strcmp(ep_payload(a, 0), ep_payload(b, 0));
         case PY_LIST: case PY_TUPLE: return seq_eq(a, b);
         case PY_DICT: return dict_eq(a, b);
         default: return false;
@@ -382,8 +299,8 @@ bool ep_allclose(const cJSON *out, const cJSON *exp, double atol)
         }
         if (ko == PY_COMPLEX || ke == PY_COMPLEX) {
                 double ar = ep_as_double(out), br = ep_as_double(exp);
-                double ai = ko == PY_COMPLEX ? strtod(payload(out, 1), NULL) : 0;
-                double bi = ke == PY_COMPLEX ? strtod(payload(exp, 1), NULL) : 0;
+                double ai = ko == PY_COMPLEX ? strtod(ep_payload(out, 1), NULL) : 0;
+                double bi = ke == PY_COMPLEX ? strtod(ep_payload(exp, 1), NULL) : 0;
                 double d = hypot(ar - br, ai - bi);
                 return !isnan(d) && d <= atol + EVALPLUS_RTOL * hypot(br, bi);
         }
@@ -392,19 +309,3 @@ bool ep_allclose(const cJSON *out, const cJSON *exp, double atol)
         return isclose(ep_as_double(out), ep_as_double(exp), atol);
 }
 
-/* evalplus's is_floats: a float, or a non-empty list or tuple of floats. */
-bool ep_is_floats(const cJSON *v)
-{
-        enum py_kind k = ep_kind_of(v);
-
-        if (k == PY_FLOAT)
-                return true;
-        if (ep_packed(v))
-                return !strchr(payload(v, 0), 'x');
-        if ((k != PY_LIST && k != PY_TUPLE) || !ep_items(v))
-                return false;
-        for (const cJSON *x = ep_items(v); x; x = x->next)
-                if (ep_kind_of(x) != PY_FLOAT)
-                        return false;
-        return true;
-}

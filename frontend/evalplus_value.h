@@ -1,5 +1,6 @@
-/* The serialized Python values of evalplus_compare.c, for the special
- * oracles and the judge (evalplus_oracle.c): private to those two files. */
+/* The serialized Python values (evalplus_value.c, evalplus_compare.c),
+ * for the comparator, the digests (evalplus_digest.c), the special oracles
+ * and the judge (evalplus_oracle.c): private to those files. */
 #ifndef SBX_EVALPLUS_VALUE_H
 #define SBX_EVALPLUS_VALUE_H
 
@@ -16,6 +17,8 @@ enum py_kind {
 };
 
 enum py_kind ep_kind_of(const cJSON *v);
+/* The i-th payload string of a tagged scalar (after the tag), or "". */
+const char *ep_payload(const cJSON *v, int i);
 double ep_as_double(const cJSON *v);
 /* The elements of a list, tuple, set or dict; NULL when empty. */
 const cJSON *ep_items(const cJSON *v);

@@ -34,7 +34,7 @@ FUZZ_SUITE_SRCS  := frontend/suite_load.c frontend/suite_def.c frontend/suite_bu
                     frontend/suite_classeval.c frontend/suite_custom.c frontend/suite_evalplus_row.c \
                     frontend/suite_score.c frontend/driver.c fuzz/fuzz_suite_stubs.c \
                     frontend/suite_formats.c frontend/suite_summary.c \
-                    frontend/suite_evalplus.c frontend/evalplus_compare.c frontend/evalplus_oracle.c \
+                    frontend/suite_evalplus.c frontend/evalplus_compare.c frontend/evalplus_value.c frontend/evalplus_oracle.c \
                     frontend/evalplus_digest.c \
                     frontend/sha256.c \
                     frontend/run_result.c frontend/tier.c \
