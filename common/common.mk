@@ -4,7 +4,8 @@
 # libseccomp when sbx is built (seccomp-gen); both programs carry only the
 # BPF program that makes (common/seccomp_bpf.c), so neither compiles a policy
 # or loads libseccomp at run time.
-COMMON_OBJS    := $(BUILD)/common/seccomp_bpf.o $(BUILD)/common/sysdirs.o
+COMMON_OBJS    := $(BUILD)/common/seccomp_bpf.o $(BUILD)/common/sysdirs.o \
+                  $(BUILD)/common/zygote.o
 # The compiler, for seccomp-gen, the unit tests and the fuzzer.
 POLICY_OBJS    := $(BUILD)/common/seccomp_policy.o
 SECCOMP_CFLAGS := $(shell $(PKG_CONFIG) --cflags libseccomp)
@@ -28,3 +29,11 @@ $(BUILD)/gen/seccomp_bpf_insns.h: $(BUILD)/seccomp-gen
 
 $(BUILD)/common/seccomp_bpf.o: $(BUILD)/gen/seccomp_bpf_insns.h
 $(BUILD)/common/seccomp_bpf.o: ALL_CFLAGS += -I$(BUILD)/gen
+
+# The warm suites' zygote (frontend/zygote.py): the frontend sends it as
+# `python -c`, the helper's --zygote mode runs it and nothing else.
+$(BUILD)/gen/zygote_text.h: frontend/zygote.py common/embed.sh
+	@mkdir -p $(dir $@)
+	sh common/embed.sh sbx_zygote_py < $< > $@
+$(BUILD)/common/zygote.o: $(BUILD)/gen/zygote_text.h
+$(BUILD)/common/zygote.o: ALL_CFLAGS += -I$(BUILD)/gen
