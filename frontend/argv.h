@@ -56,6 +56,15 @@ struct run_params {
         char *const *argv;
 };
 
+/* A warm suite's zygote (docs/warm.md): how long it may live, its CPU
+ * and process ceilings, its environment (the helper's --env pairs) and
+ * its argv (PYTHON -I -B -c SOURCE). */
+struct zygote_params {
+        long long lifetime_ms, cpu_s, nproc;    /* nproc 0: the tier's default */
+        char *const *env;
+        char *const *argv;
+};
+
 /* The session-wide part, computed once by sandbox_open (tier.c, through
  * the tier's row). */
 int tier_build_prefix(enum tier t, const struct tier_params *p,

@@ -20,7 +20,7 @@ enum opt_id {
         OPT_REQUIRE_TIER, OPT_PYTHON, OPT_VENV, OPT_PACKAGE, OPT_PROVISION,
         OPT_ENV, OPT_RO_BIND, OPT_REBUILD, OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_REPEAT,
         OPT_PRINT_ARGV, OPT_ALLOW_PARTIAL, OPT_TASKS, OPT_DUMP, OPT_ALLOW_ROOT,
-        OPT_SERVE,
+        OPT_SERVE, OPT_WARM, OPT_COLD,
         OPT_LIMIT = 512,        /* + enum limit_id: a row of limit_table */
 };
 
@@ -58,6 +58,8 @@ static const struct option long_options[] = {
         { "dump", required_argument, NULL, OPT_DUMP },
         { "allow-root", no_argument, NULL, OPT_ALLOW_ROOT },
         { "serve", no_argument, NULL, OPT_SERVE },
+        { "warm", no_argument, NULL, OPT_WARM },
+        { "cold", no_argument, NULL, OPT_COLD },
         { "help", no_argument, NULL, OPT_HELP },
         { "version", no_argument, NULL, OPT_VERSION },
 };
@@ -198,6 +200,8 @@ static int apply_option(int id, const char *arg, struct cli_opts *o,
         case OPT_ALLOW_PARTIAL: o->allow_partial = true; return 0;
         case OPT_DUMP: o->dump_dir = arg; return 0;
         case OPT_ALLOW_ROOT: o->allow_root = true; return 0;
+        case OPT_WARM: o->sb.warm = true; return 0;
+        case OPT_COLD: o->sb.warm = false; return 0;
         case OPT_SERVE: return set_mode(o, CLI_MODE_SERVE, "--serve", err);
         case OPT_QUIET: o->sb.quiet = true; return 0;
         case OPT_HELP: return set_mode(o, CLI_MODE_HELP, "--help", err);

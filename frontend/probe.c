@@ -204,6 +204,36 @@ int sandbox_helper_ceilings(struct sandbox *sb, double *timeout_s, double *cpu_s
         return 1;
 }
 
+int sandbox_helper_limits(struct sandbox *sb, struct helper_limits *deflt,
+                          struct helper_limits *max)
+{
+        static const char *const keys[2] = { "defaults", "ceilings" };
+        struct helper_limits *out[2] = { deflt, max };
+        const struct tier_ops *o = sb->tier;
+        struct sbx_err err = { 0 };
+        cJSON *hp;
+
+        for (int i = 0; i < 2; i++)
+                *out[i] = (struct helper_limits){ -1, -1, -1, -1, -1, -1, -1 };
+        if (!o || !o->self_probe_arg || sandbox_tier_ready(sb, o->id, &err) < 0 ||
+            !(hp = tool_json(sb->tool[o->id], o->self_probe_arg)))
+                return 0;
+        for (int i = 0; i < 2; i++) {
+                const cJSON *c = cJSON_GetObjectItemCaseSensitive(
+                        cJSON_GetObjectItemCaseSensitive(hp, "config"), keys[i]);
+                *out[i] = (struct helper_limits){
+                        json_get_num(c, "timeout", -1), json_get_num(c, "cpu", -1),
+                        (long long)json_get_num(c, "memory", -1),
+                        (long long)json_get_num(c, "nproc", -1),
+                        (long long)json_get_num(c, "fsize", -1),
+                        (long long)json_get_num(c, "nofile", -1),
+                        (long long)json_get_num(c, "tmpfs_size", -1),
+                };
+        }
+        cJSON_Delete(hp);
+        return 1;
+}
+
 static void report_text(struct sandbox *sb, FILE *fp)
 {
         const char *best = NULL;

@@ -18,10 +18,12 @@
 #include "sandbox_impl.h"
 #include "trace.h"
 #include "util.h"
+#include "warm.h"
 
 #define READS_PER_STEP     64   /* per fd, so one flood cannot starve -j peers */
 #define STATUS_MAX_BYTES   8192
 #define KILL_RECHECK_MS    200
+#define WARM_GRACE_MS      3000 /* the zygote's own clock ends the run first */
 
 static void close_fd(int *fd)
 {
@@ -148,6 +150,7 @@ static struct sbx_run *run_new(struct sandbox *sb, const struct tier_ops *t,
         r->tier = t;
         r->out_fd = r->err_fd = r->status_fd = r->pidfd = -1;
         r->pid = -1;
+        r->zygote = -1;
         r->workdir = strdup(spec->workdir);
         run_limits(spec, &r->timeout_ms, &r->cpu_limit_s);
         output_capture_init(&r->out_cap, &r->res.out, sb->opts.max_output_bytes);
@@ -173,6 +176,17 @@ int run_start_tier(struct sandbox *sb, const struct tier_ops *t,
         r = run_new(sb, t, spec);
         if (!r)
                 return sbx_fail_oom(err, "out of memory");
+        if (r->workdir && sb->opts.warm && t == sb->tier) {
+                int warm = warm_run_start(sb, spec, r, err);
+                if (warm < 0)
+                        goto out;
+                if (warm == 1) {
+                        r->start_ms = sbx_now_ms();
+                        r->deadline_ms = r->start_ms + r->timeout_ms + WARM_GRACE_MS;
+                        sbx_trace("sent to a zygote");
+                        goto linked;
+                }
+        }
         if (!r->workdir || run_build_argv(sb, t, spec, r->timeout_ms, r->cpu_limit_s,
                                           &env, &argv) < 0) {
                 sbx_fail_oom(err, "building argv and env");
@@ -191,6 +205,7 @@ int run_start_tier(struct sandbox *sb, const struct tier_ops *t,
         if (run_spawn(r, &argv, &env, err) < 0)
                 goto out;
         sbx_trace("spawned");
+linked:
         run_link(sb, r);
         *out = r;
         r = NULL;
@@ -291,7 +306,7 @@ static void drain_all(struct sbx_run *r)
  * a later run's (the weak tiers' group is still killed now). */
 static void sweep(struct sbx_run *r)
 {
-        pid_t keep[SBX_JOBS_MAX];
+        pid_t keep[2 * SBX_JOBS_MAX];   /* runs and zygotes */
         size_t nkeep = 0;
         bool all = true;
 
@@ -308,9 +323,78 @@ static void sweep(struct sbx_run *r)
                 }
                 keep[nkeep++] = o->pid;
         }
+        warm_keep_pids(r->sb, keep, &nkeep, SBX_JOBS_MAX);
         /* The strong tiers kill their tree themselves; their dead helper
          * processes still need reaping. The weak tiers rely on this sweep. */
         proc_sweep_orphans(r->pid, all, r->tier->weak, keep, nkeep);
+}
+
+/* A lost warm run's output is dropped before it runs again. */
+static void reset_output(struct sbx_run *r)
+{
+        free(r->res.out.data);
+        free(r->res.err.data);
+        memset(&r->res.out, 0, sizeof(r->res.out));
+        memset(&r->res.err, 0, sizeof(r->res.err));
+        output_capture_init(&r->out_cap, &r->res.out, r->sb->opts.max_output_bytes);
+        output_capture_init(&r->err_cap, &r->res.err, r->sb->opts.max_output_bytes);
+        r->status_len = 0;
+}
+
+/* A warm run that cannot stay warm runs cold, in place. */
+static int respawn_cold(struct sbx_run *r)
+{
+        const struct run_spec *spec = warm_run_spec(r);
+        struct strvec env = { 0 }, argv = { 0 };
+        struct sbx_err err = { 0 };
+        int rc = run_build_argv(r->sb, r->tier, spec, r->timeout_ms, r->cpu_limit_s, &env, &argv);
+
+        reset_output(r);
+        r->start_ms = sbx_now_ms();
+        r->deadline_ms = r->start_ms + r->timeout_ms + r->tier->grace_ms;
+        if (rc == 0)
+                rc = run_spawn(r, &argv, &env, &err);
+        strvec_free(&env);
+        strvec_free(&argv);
+        if (rc < 0)
+                run_result_set_detail(&r->res, "cold run after a warm one: ", err.msg);
+        return rc;
+}
+
+/* A warm run ends when its pipes are at EOF; without a status line its
+ * zygote died: again on another (1), or cold. */
+static int step_warm(struct sbx_run *r)
+{
+        drain_all(r);
+        if (r->out_fd >= 0 || r->err_fd >= 0 || r->status_fd >= 0) {
+                if (sbx_now_ms() >= r->deadline_ms) {
+                        r->killed_wall |= !r->killed;
+                        r->killed = true;
+                        warm_run_kill(r);
+                        r->deadline_ms = sbx_now_ms() + KILL_RECHECK_MS;
+                }
+                return 0;
+        }
+        r->status_buf[r->status_len] = '\0';
+        if (!r->killed && (r->status_len == 0 || strstr(r->status_buf, "\"setup-error\""))) {
+                struct sbx_err err = { 0 };
+                if (r->status_len)
+                        warm_run_fail_setup(r, r->status_buf);
+                reset_output(r);
+                if (r->status_len == 0 && warm_run_again(r, &err) == 1) {
+                        r->start_ms = sbx_now_ms();
+                        r->deadline_ms = r->start_ms + r->timeout_ms + WARM_GRACE_MS;
+                        return 0;
+                }
+                warm_run_release(r);
+                if (respawn_cold(r) == 0)
+                        return 0;
+                r->killed = true;       /* the result says why: no program ran */
+        }
+        warm_run_release(r);
+        r->reaped = true;
+        r->end_ms = sbx_now_ms();
+        return 1;
 }
 
 int sbx_run_step(struct sbx_run *r, const struct pollfd *pfds, size_t n)
@@ -318,6 +402,8 @@ int sbx_run_step(struct sbx_run *r, const struct pollfd *pfds, size_t n)
         struct rusage ru;
         int status;
 
+        if (r->warm && r->pid < 0)
+                return step_warm(r);
         drain_all(r);
         if (!r->reaped) {
                 pid_t w = wait4(r->pid, &status, WNOHANG, &ru);
@@ -352,6 +438,8 @@ void sbx_run_kill(struct sbx_run *r)
         if (!r->killed)
                 r->interrupted = true;
         r->killed = true;
+        if (r->warm && r->pid < 0)
+                warm_run_kill(r);
         run_kill_tree(r);
 }
 

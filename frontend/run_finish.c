@@ -15,6 +15,7 @@
 #include "sandbox_impl.h"
 #include "trace.h"
 #include "util.h"
+#include "warm.h"
 
 #define CPU_SLACK_S 0.05        /* rusage rounding against the rlimit */
 
@@ -26,6 +27,7 @@ void run_free(struct sbx_run *r)
                 if (*fds[i] >= 0)
                         close(*fds[i]);
         free(r->workdir);
+        warm_spec_free(r->warm);
         run_result_free(&r->res);
         free(r);
 }
@@ -69,6 +71,17 @@ void run_classify(struct run_result *res, enum tier t, int wait_status,
                   const char *status_text, bool killed_wall, bool interrupted,
                   long long cpu_limit_s)
 {
+        const struct tier_ops *o = tier_ops(t);
+
+        run_classify_with(res, t, o ? o->classify : NULL, wait_status, status_text,
+                          killed_wall, interrupted, cpu_limit_s);
+}
+
+void run_classify_with(struct run_result *res, enum tier t,
+                       int (*classify)(struct run_result *, const char *, int *, int *),
+                       int wait_status, const char *status_text, bool killed_wall,
+                       bool interrupted, long long cpu_limit_s)
+{
         int code = WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : -1;
         int sig = WIFSIGNALED(wait_status) ? WTERMSIG(wait_status) : 0;
 
@@ -80,8 +93,7 @@ void run_classify(struct run_result *res, enum tier t, int wait_status,
                 run_result_set_detail(res, "", interrupted ? "interrupted" : "wall");
                 return;
         }
-        const struct tier_ops *o = tier_ops(t);
-        if (o && o->classify && o->classify(res, status_text, &code, &sig))
+        if (classify && classify(res, status_text, &code, &sig))
                 return;
         res->signal = sig;
         res->returncode = sig ? -sig : code;
@@ -108,8 +120,9 @@ void sbx_run_finish(struct sbx_run *r, struct run_result *res)
         r->res.cpu_s = (double)(ut.tv_sec + st.tv_sec) +
                        (double)(ut.tv_usec + st.tv_usec) / 1e6;
         r->res.max_rss_kb = r->ru.ru_maxrss;
-        run_classify(&r->res, r->tier->id, r->wait_status, r->status_buf,
-                     r->killed_wall, r->interrupted, r->cpu_limit_s);
+        run_classify_with(&r->res, r->tier->id, r->warm && r->pid < 0 ? helper_classify :
+                          r->tier->classify, r->wait_status, r->status_buf,
+                          r->killed_wall, r->interrupted, r->cpu_limit_s);
         *res = r->res;
         memset(&r->res, 0, sizeof(r->res));
         run_unlink(r->sb, r);

@@ -28,6 +28,10 @@ struct sbx_run {
         int wait_status;
         struct rusage ru;
         struct run_result res;
+        /* warm (docs/warm.md): the spec, kept to send again; the pool's
+         * zygote serving it, -1 when none */
+        struct warm_spec *warm;
+        int zygote;
 };
 
 int run_start_tier(struct sandbox *sb, const struct tier_ops *t,
@@ -54,5 +58,12 @@ void run_result_tool_failed(struct run_result *res, const char *what, int sig);
 void run_classify(struct run_result *res, enum tier t, int wait_status,
                   const char *status_text, bool killed_wall, bool interrupted,
                   long long cpu_limit_s);
+/* The same with the report read by classify (NULL: none) instead of the
+ * tier's own: a warm run's status line is the helper's format whatever
+ * the tier. */
+void run_classify_with(struct run_result *res, enum tier t,
+                       int (*classify)(struct run_result *, const char *, int *, int *),
+                       int wait_status, const char *status_text, bool killed_wall,
+                       bool interrupted, long long cpu_limit_s);
 
 #endif

@@ -18,6 +18,7 @@
 #include "proc.h"
 #include "sandbox_impl.h"
 #include "seccomp_bpf.h"
+#include "warm.h"
 #include "sysdirs.h"
 #include "trace.h"
 #include "util.h"
@@ -272,13 +273,17 @@ static int build_root_dirs(struct host_dir *dirs, char links[][256], size_t *n)
         return 0;
 }
 
-static int build_prefix(struct sandbox *sb, enum tier t, struct sbx_err *err)
+/* The session-wide argv of tier t (zp NULL), or the argv that starts a
+ * warm suite's zygote in it. */
+static int build_tier_argv(struct sandbox *sb, enum tier t, const struct zygote_params *zp,
+                           struct strvec *out, struct sbx_err *err)
 {
+        const struct tier_ops *o = tier_ops(t);
         struct host_dir dirs[8];
         char links[8][256];
         size_t n_dirs = 0;
 
-        if (tier_ops(t)->needs_root_dirs && build_root_dirs(dirs, links, &n_dirs) < 0)
+        if (o->needs_root_dirs && build_root_dirs(dirs, links, &n_dirs) < 0)
                 return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "readlink");
         struct tier_params p = {
                 .tool = sb->tool[t] ? sb->tool[t] : "",
@@ -289,9 +294,24 @@ static int build_prefix(struct sandbox *sb, enum tier t, struct sbx_err *err)
                 .tmpfs_bytes = DEFAULT_WORKDIR_BYTES,
                 .seccomp = sb->seccomp_fd >= 0,
         };
-        if (tier_build_prefix(t, &p, &sb->prefix[t]) < 0)
+        if (zp && !o->build_zygote)
+                return sbx_fail(err, 0, "tier %s cannot start a zygote", o->name);
+        if (zp ? o->build_zygote(&p, zp, out) < 0 : tier_build_prefix(t, &p, out) < 0)
                 return sbx_fail_oom(err, "argv");
         return 0;
+}
+
+static int build_prefix(struct sandbox *sb, enum tier t, struct sbx_err *err)
+{
+        return build_tier_argv(sb, t, NULL, &sb->prefix[t], err);
+}
+
+int sandbox_zygote_argv(struct sandbox *sb, const struct zygote_params *zp,
+                        struct strvec *out, struct sbx_err *err)
+{
+        if (!sb->tier || sandbox_tier_ready(sb, sb->tier->id, err) < 0)
+                return sb->tier ? -1 : sbx_fail(err, 0, "no tier chosen");
+        return build_tier_argv(sb, sb->tier->id, zp, out, err);
 }
 
 /* The rlimit tier's RLIMIT_NPROC counts all of the user's processes: put
@@ -407,6 +427,7 @@ void sandbox_close(struct sandbox *sb)
 {
         if (!sb)
                 return;
+        warm_pool_close(sb);
         /* empty unless a run left something (its own cleanup failed) */
         if (sb->scratch && rmdir(sb->scratch) < 0)
                 sbx_rm_tree(sb->scratch);
@@ -481,4 +502,9 @@ char *sandbox_resolve_argv0(const struct sandbox *sb, const char *arg0)
         if (strchr(arg0, '/'))
                 return NULL;
         return proc_find_exe(arg0, SANDBOX_PATH);
+}
+
+void sandbox_warm_counts(const struct sandbox *sb, size_t *warm, size_t *cold, const char **why)
+{
+        warm_counts(sb, warm, cold, why);
 }

@@ -45,6 +45,10 @@ struct sandbox_opts {
         /* One run, not a suite: pick the helper (or bwrap) without a probe
          * run of its own; the first run proves it (sandbox_recheck_tier). */
         bool probe_by_first_run;
+        /* Suites: run `python -I -B -c` samples through a zygote per run in
+         * flight (docs/warm.md); the others, and every sample where the
+         * tier cannot start one, run cold. */
+        bool warm;
 };
 
 /* The defaults: everything 0 (the DEFAULT_* limits), any tier. */
@@ -160,6 +164,11 @@ void sbx_run_kill(struct sbx_run *r);
 /* --print-argv: the argv a run of spec would exec in the session's tier,
  * one word a line, to fp. Returns 0, or -1 when it cannot be built. */
 int sandbox_print_argv(struct sandbox *sb, const struct run_spec *spec, FILE *fp);
+
+/* With opts.warm: how many runs went warm and how many cold, and the
+ * first reason one went cold (NULL: none did). */
+void sandbox_warm_counts(const struct sandbox *sb, size_t *warm, size_t *cold,
+                         const char **why);
 
 /* Blocking: start, loop, finish. With stop (a signal handler's flag), the
  * run is killed, and recorded "interrupted", once *stop is non-zero. */

@@ -48,6 +48,7 @@ struct sandbox {
         int runs_in_flight;
         bool choice_warned;             /* the tier's choice_warning, said once */
         const struct tier_prober *prober;       /* set by sandbox_open */
+        struct warm_pool *warm;                 /* warm.c; NULL until a warm run */
 };
 
 /* What the tier choice asks of each tier; probe.c's probe_real runs the
@@ -65,6 +66,15 @@ struct tier_prober {
 extern const struct tier_prober probe_real;
 int probe_tool_missing(struct sandbox *sb, enum tier t);
 void probe_note_failure(struct sandbox *sb, enum tier t, const struct run_result *res);
+/* The helper's defaults and ceilings (`sbx-helper --probe`), -1 where it
+ * gives none (null: no limit), all -1 in a tier without them; times in s.
+ * Returns 1 when the tier's tool reported them. */
+struct helper_limits {
+        double timeout_s, cpu_s;
+        long long memory, nproc, fsize, nofile, tmpfs;
+};
+int sandbox_helper_limits(struct sandbox *sb, struct helper_limits *deflt,
+                          struct helper_limits *max);
 /* tier_choose.c: sets sb->tier, or fails with SBX_EXIT_SANDBOX and every
  * tier's reason */
 int tier_choose(struct sandbox *sb, struct sbx_err *err);
@@ -79,5 +89,8 @@ int sandbox_prepare(struct sandbox **out, const struct sandbox_opts *opts,
  * its tool, bwrap's seccomp program, the rlimit tier's process count, its
  * argv prefix. A missing tool is not an error here (tool[t] stays NULL). */
 int sandbox_tier_ready(struct sandbox *sb, enum tier t, struct sbx_err *err);
+/* The argv that starts a warm suite's zygote in the chosen tier. */
+int sandbox_zygote_argv(struct sandbox *sb, const struct zygote_params *zp,
+                        struct strvec *out, struct sbx_err *err);
 
 #endif

@@ -340,6 +340,18 @@ static int write_summary(struct suite_run *R, double wall_s, bool stopped,
                 cJSON_Delete(sum);
                 return -1;
         }
+        size_t warm = 0, cold = 0;
+        const char *cold_why = NULL;
+        if (R->sb && R->opts->sb.warm) {
+                sandbox_warm_counts(R->sb, &warm, &cold, &cold_why);
+                cJSON *w = cJSON_AddObjectToObject(sum, "warm");
+                cJSON_AddNumberToObject(w, "warm", (double)warm);
+                cJSON_AddNumberToObject(w, "cold", (double)cold);
+                if (cold_why)
+                        cJSON_AddStringToObject(w, "cold_why", cold_why);
+                else
+                        cJSON_AddNullToObject(w, "cold_why");
+        }
         if (R->opts->json) {
                 char *text = cJSON_Print(sum);
                 if (text)
@@ -347,6 +359,9 @@ static int write_summary(struct suite_run *R, double wall_s, bool stopped,
                 free(text);
         } else {
                 suite_summary_print(stdout, sum, R->suite.ops->print_summary);
+                if (R->sb && R->opts->sb.warm)
+                        printf("  warm: %zu runs through zygotes, %zu cold%s%s\n", warm, cold,
+                               cold_why ? ": " : "", cold_why ? cold_why : "");
                 printf("  results in %s\n", R->rf.path);
         }
         fflush(stdout);

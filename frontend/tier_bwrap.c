@@ -1,5 +1,6 @@
 /* The bwrap tier (bubblewrap, unprivileged): its argv and how its
  * --json-status-fd report is read. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -20,11 +21,19 @@ static int capped_tmpfs(struct strvec *v, long long bytes, const char *path)
  * of ours (read-only once the run's mounts are in, bwrap_run), /dev is
  * read-only. What a run can write to memory is /tmp, /dev/shm and a private
  * workdir, tmpfs_bytes each. */
-int bwrap_prefix(const struct tier_params *p, struct strvec *v)
+static int bwrap_root(const struct tier_params *p, struct strvec *v, bool zygote)
 {
         int rc = strvec_extend(v, (const char *[]){
-                p->tool, "--unshare-all", "--die-with-parent", "--new-session",
-                "--cap-drop", "ALL", NULL });
+                p->tool, "--unshare-all", "--die-with-parent", "--new-session", NULL });
+
+        /* docs/warm.md: the zygote's capabilities, in a user namespace of
+         * its own (--unshare-all only tries one) */
+        if (zygote)
+                rc |= strvec_extend(v, (const char *[]){ "--unshare-user",
+                        "--cap-add", "CAP_SYS_ADMIN", "--cap-add", "CAP_NET_ADMIN",
+                        "--cap-add", "CAP_SETPCAP", NULL });
+        else
+                rc |= strvec_extend(v, (const char *[]){ "--cap-drop", "ALL", NULL });
 
         rc |= capped_tmpfs(v, BWRAP_ROOT_BYTES, "/");
         rc |= strvec_extend(v, (const char *[]){ "--ro-bind", "/usr", "/usr",
@@ -45,9 +54,27 @@ int bwrap_prefix(const struct tier_params *p, struct strvec *v)
         /* after the /tmp tmpfs, so binds under /tmp (a venv cache there) show */
         for (const char *const *b = p->binds; b && *b; b++)
                 rc |= strvec_extend(v, (const char *[]){ "--ro-bind", *b, *b, NULL });
+        if (zygote)
+                return rc ? -1 : 0;
         if (p->seccomp)
                 rc |= argv_push_num(v, "--seccomp", CHILD_FD_EXTRA);
         rc |= argv_push_num(v, "--json-status-fd", CHILD_FD_STATUS2);
+        return rc ? -1 : 0;
+}
+
+int bwrap_prefix(const struct tier_params *p, struct strvec *v)
+{
+        return bwrap_root(p, v, false);
+}
+
+/* No seccomp program on the zygote: each sample's own process installs
+ * it (the filter denies the unshare and mount the zygote needs). */
+int bwrap_zygote(const struct tier_params *p, const struct zygote_params *zp, struct strvec *v)
+{
+        int rc = bwrap_root(p, v, true);
+
+        rc |= strvec_extend(v, (const char *[]){ "--remount-ro", "/", "--chdir", "/tmp", "--", NULL });
+        rc |= strvec_extend(v, (const char *const *)zp->argv);
         return rc ? -1 : 0;
 }
 

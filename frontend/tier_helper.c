@@ -52,6 +52,25 @@ int helper_run(const struct run_params *rp, struct strvec *v)
         return rc ? -1 : 0;
 }
 
+/* --zygote: the helper checks the program is sbx's zygote, keeps it the
+ * capabilities docs/warm.md lists in its own user namespace, and installs
+ * no seccomp filter on it (its per-sample children do). */
+int helper_zygote(const struct tier_params *p, const struct zygote_params *zp, struct strvec *v)
+{
+        int rc = helper_prefix(p, v);
+
+        rc |= strvec_extend(v, (const char *[]){ "--zygote", "--timeout", NULL });
+        rc |= strvec_pushf(v, "%lld.%03lld", zp->lifetime_ms / 1000, zp->lifetime_ms % 1000);
+        rc |= argv_push_num(v, "--cpu", zp->cpu_s);
+        if (zp->nproc > 0)
+                rc |= argv_push_num(v, "--nproc", zp->nproc);
+        for (char *const *e = zp->env; e && *e; e++)
+                rc |= strvec_extend(v, (const char *[]){ "--env", *e, NULL });
+        rc |= strvec_push(v, "--");
+        rc |= strvec_extend(v, (const char *const *)zp->argv);
+        return rc ? -1 : 0;
+}
+
 /* The whole tree's cpu and peak RSS, which only the helper sees inside its
  * pid namespace, and the signal that ended a timed-out run. */
 static void helper_accounting(struct run_result *res, const cJSON *j, int final)

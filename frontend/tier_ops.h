@@ -29,6 +29,11 @@ struct tier_ops {
          * "--" (NULL: none, and no "--": the prefix ends in its own). */
         int (*build_prefix)(const struct tier_params *p, struct strvec *out);
         int (*build_run)(const struct run_params *rp, struct strvec *out);
+        /* A warm suite's zygote started in this tier, with the powers it
+         * needs in its own user namespace (docs/warm.md); NULL: the tier
+         * cannot start one, its suites run cold. */
+        int (*build_zygote)(const struct tier_params *p, const struct zygote_params *zp,
+                            struct strvec *out);
         /* The child's fd for the tier's report (status JSON, bwrap's
          * json-status, the start marker); 0: none. */
         int status_fd;
@@ -71,11 +76,15 @@ enum tier tier_id(const struct tier_ops *o);
 int helper_prefix(const struct tier_params *p, struct strvec *v);
 int helper_run(const struct run_params *rp, struct strvec *v);
 int helper_classify(struct run_result *res, const char *text, int *code, int *sig);
+int helper_zygote(const struct tier_params *p, const struct zygote_params *zp, struct strvec *v);
 int bwrap_prefix(const struct tier_params *p, struct strvec *v);
+int bwrap_zygote(const struct tier_params *p, const struct zygote_params *zp, struct strvec *v);
 int bwrap_run(const struct run_params *rp, struct strvec *v);
 int bwrap_classify(struct run_result *res, const char *text, int *code, int *sig);
 int unshare_prefix(const struct tier_params *p, struct strvec *v);
 int unshare_root_prefix(const struct tier_params *p, struct strvec *v);
+int unshare_zygote(const struct tier_params *p, const struct zygote_params *zp, struct strvec *v);
+int unshare_root_zygote(const struct tier_params *p, const struct zygote_params *zp, struct strvec *v);
 int unshare_classify(struct run_result *res, const char *text, int *code, int *sig);
 
 #endif
