@@ -139,12 +139,18 @@ static bool wait_ready(int ctl)
 
 /* How long a zygote may live and what it may use: the helper's ceilings
  * bound them there; the samples' own limits are set per sample. */
+/* The helper's defaults are the samples' too (nproc, nofile), as in a cold
+ * run, which leaves them to the helper. */
+static void learn_limits(struct sandbox *sb, struct warm_pool *p)
+{
+        if (!p->limits_known)
+                sandbox_helper_limits(sb, &p->deflt, &p->max);
+        p->limits_known = true;
+}
+
 static void zygote_params(struct sandbox *sb, struct warm_pool *p, struct zygote_params *zp)
 {
-        if (!p->limits_known) {
-                sandbox_helper_limits(sb, &p->deflt, &p->max);
-                p->limits_known = true;
-        }
+        learn_limits(sb, p);
         zp->lifetime_ms = ZYGOTE_LIFETIME_MS;
         if (p->max.timeout_s > 0 && p->max.timeout_s * 1000 < zp->lifetime_ms)
                 zp->lifetime_ms = (long long)(p->max.timeout_s * 1000);
@@ -420,7 +426,10 @@ const struct run_spec *warm_run_spec(const struct sbx_run *r)
 static int try_send(struct sandbox *sb, struct warm_pool *p, struct sbx_run *r,
                     const struct run_spec *spec, char *why, size_t whylen)
 {
-        char *text = request_json(sb, p, r, spec);
+        char *text;
+
+        learn_limits(sb, p);
+        text = request_json(sb, p, r, spec);
         struct zygote *z = text ? zygote_for(sb, p, r->timeout_ms + sb->tier->grace_ms, why, whylen) : NULL;
         int rc = 0;
 
