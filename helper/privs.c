@@ -54,10 +54,7 @@ static bool caller_in_group(gid_t primary, gid_t wanted)
         int n = getgroups(0, NULL);
         auto_free gid_t *groups = n > 0 ? calloc((size_t)n, sizeof(gid_t)) : NULL;
 
-        if (n < 0 || (n > 0 && !groups))
-                die_errno("getgroups");
-        n = n > 0 ? getgroups(n, groups) : 0;
-        if (n < 0)
+        if (n < 0 || (n > 0 && (!groups || (n = getgroups(n, groups)) < 0)))
                 die_errno("getgroups");
         for (int i = 0; i < n; i++) {
                 if (groups[i] == wanted)
@@ -145,25 +142,17 @@ static void check_uids(uid_t real, uid_t eff)
                 die("uids did not change to %u,%u,%u", (unsigned)real, (unsigned)eff, (unsigned)eff);
 }
 
-/* The supervisor, once the caller is known: root in all three uids, so the
- * caller can neither signal (kill -STOP) nor prlimit nor ptrace it. */
-void privs_become_root(void)
+/* Effective and saved uid 0: no process of the caller's may prlimit, ptrace
+ * or read us through /proc; with real 0 (the supervisor, once the caller is
+ * known) nor signal us (kill -STOP). Init after setting up: the caller's real
+ * uid, so the caller may kill the run, and no capability. */
+void privs_become_root(uid_t real)
 {
-        if (setresuid(0, 0, 0) < 0)
+        if (setresuid(real, 0, 0) < 0)
                 die_errno("setresuid");
-        check_uids(0, 0);
-        privs_undumpable();
-}
-
-/* Init after setting up: the caller's real uid (so it may kill the run's
- * processes) but effective and saved uid 0 without any capability, so the
- * candidate can neither prlimit, ptrace nor read it through /proc. */
-void privs_become_init(const struct caller *who)
-{
-        if (setresuid(who->uid, 0, 0) < 0)
-                die_errno("setresuid");
-        check_uids(who->uid, 0);
-        privs_clear_caps();
+        check_uids(real, 0);
+        if (real != 0)
+                privs_clear_caps();
         privs_undumpable();
 }
 

@@ -235,7 +235,7 @@ __attribute__((noreturn)) static void init_main(struct run *run)
         close_fdp(&run->cg.dir);
         close_fdp(&run->cg.host_ns);
         /* Out of the candidate's reach, and able to do no more than reap. */
-        privs_become_init(run->who);
+        privs_become_root(run->who->uid);
         if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 || sbx_seccomp_install() < 0)
                 die_errno("confine init");
         exit_if_orphaned(run);
