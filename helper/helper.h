@@ -79,6 +79,7 @@ struct request {
         enum request_mode mode;
         const char *workdir;
         bool private_workdir;
+        bool zygote;                    /* --zygote: argv is sbx's zygote (request.c) */
         const char *ro_binds[SBX_MAX_RO_BINDS];
         size_t n_ro_binds;
         const char *env[SBX_MAX_ENV];
@@ -117,7 +118,7 @@ struct caller {
 int privs_check_installed(char *err, size_t errlen);
 int privs_identify_caller(const struct config *cfg, struct caller *who, char *err, size_t errlen);
 void privs_drop_to(const struct caller *who);
-void privs_clear_caps(void);
+void privs_clear_caps(uint64_t keep);
 void privs_fs_identity(uid_t uid, gid_t gid);
 void privs_become_root(uid_t real);
 

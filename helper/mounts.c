@@ -282,15 +282,17 @@ static void add_dev(int rootfd, int scratch, const struct caller *who)
 }
 
 /* A fresh /proc, with the kernel's knobs in it bound over themselves
- * read-only (those this kernel lacks are skipped). */
-static void add_proc(int rootfd, const struct caller *who)
+ * read-only (those this kernel lacks are skipped). Not for the zygote: its
+ * user namespace could mount no /proc of its own over locked binds (its
+ * per-sample init binds them in each sample's /proc). */
+static void add_proc(int rootfd, const struct caller *who, bool zygote)
 {
         auto_fd proc = new_fs("proc", NULL, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
         char path[64];
         struct stat st;
 
         attach(proc, rootfd, "/proc", true, who);
-        for (const char *const *name = proc_read_only; *name; name++) {
+        for (const char *const *name = proc_read_only; *name && !zygote; name++) {
                 auto_fd src = openat(proc, *name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 
                 if (src < 0 && errno == ENOENT)
@@ -339,7 +341,7 @@ void mounts_build_root(const struct request *rq, const struct config *cfg, const
                 die_errno("mount the new root");
         scratch = make_scratch(root, who);
         add_system_dirs(root, who);
-        add_proc(root, who);
+        add_proc(root, who, rq->zygote);
         add_dev(root, scratch, who);
         add_user_paths(root, scratch, rq, who, &src);
         if (mount_setattr(root, "", AT_EMPTY_PATH, &ro, sizeof(ro)) < 0)

@@ -7,16 +7,16 @@
 
 #include "helper.h"
 
-/* Any bit in the effective, permitted or inheritable set. */
-static uint32_t caps_present(void)
+/* The union of the effective, permitted and inheritable sets. */
+static uint64_t caps_present(void)
 {
         struct __user_cap_header_struct head = { _LINUX_CAPABILITY_VERSION_3, 0 };
         struct __user_cap_data_struct data[2];
 
         if (syscall(SYS_capget, &head, data) < 0)
                 die_errno("capget");
-        return data[0].effective | data[0].permitted | data[0].inheritable |
-               data[1].effective | data[1].permitted | data[1].inheritable;
+        return (data[0].effective | data[0].permitted | data[0].inheritable) |
+               (uint64_t)(data[1].effective | data[1].permitted | data[1].inheritable) << 32;
 }
 
 /* A setuid exec gets no more than the bounding set: in a container without
@@ -87,29 +87,37 @@ int privs_identify_caller(const struct config *cfg, struct caller *who, char *er
         return 0;
 }
 
-/* The bounding set, one capability at a time until the kernel knows no
- * more (EINVAL), and the ambient set. Needs CAP_SETPCAP in this namespace. */
-static void clear_bounding_and_ambient(void)
+/* The bounding set but keep, one capability at a time until the kernel
+ * knows no more (EINVAL), and the ambient set. Needs CAP_SETPCAP here. */
+static void clear_bounding_and_ambient(uint64_t keep)
 {
         int cap = 0;
 
-        while (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) == 0)
+        while (cap < 64 && ((keep >> cap & 1) ? prctl(PR_CAPBSET_READ, cap, 0, 0, 0) >= 0
+                                              : prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) == 0))
                 cap++;
         if (errno != EINVAL || cap == 0 || prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0)
                 die_errno("cannot clear the bounding and ambient capability sets");
 }
 
-/* Every capability set emptied in the current user namespace. */
-void privs_clear_caps(void)
+/* Every capability set emptied in the current user namespace but for keep,
+ * which stays in all five: ambient too, so it survives the exec of a
+ * program run as a uid other than 0 (no_new_privs keeps ambient ones). */
+void privs_clear_caps(uint64_t keep)
 {
         struct __user_cap_header_struct head = { _LINUX_CAPABILITY_VERSION_3, 0 };
-        struct __user_cap_data_struct none[2] = { { 0 } };
+        uint32_t lo = (uint32_t)keep, hi = (uint32_t)(keep >> 32);
+        struct __user_cap_data_struct sets[2] = { { lo, lo, lo }, { hi, hi, hi } };
 
-        clear_bounding_and_ambient();
-        if (syscall(SYS_capset, &head, none) < 0)
+        clear_bounding_and_ambient(keep);
+        if (syscall(SYS_capset, &head, sets) < 0)
                 die_errno("cannot drop capabilities");
-        if (caps_present())     /* checked: a failed drop must never run anything */
-                die("capabilities still present after dropping them");
+        for (int cap = 0; cap < 64; cap++) {
+                if ((keep >> cap & 1) && prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, cap, 0, 0) < 0)
+                        die_errno("cannot raise ambient capability %d", cap);
+        }
+        if (caps_present() != keep)     /* checked: a failed drop must never run anything */
+                die("capabilities still present after dropping them (or kept ones missing)");
 }
 
 /* A credential change resets dumpable to fs.suid_dumpable: cleared again
@@ -152,7 +160,7 @@ void privs_become_root(uid_t real)
                 die_errno("setresuid");
         check_uids(real, 0);
         if (real != 0)
-                privs_clear_caps();
+                privs_clear_caps(0);
         privs_undumpable();
 }
 
@@ -162,7 +170,7 @@ void privs_become_root(uid_t real)
  * empties the other sets). Checked afterwards. */
 void privs_drop_to(const struct caller *who)
 {
-        clear_bounding_and_ambient();
+        clear_bounding_and_ambient(0);
         if (setresgid(who->gid, who->gid, who->gid) < 0)
                 die_errno("setresgid");
         if (setresuid(who->uid, who->uid, who->uid) < 0)
