@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -252,6 +253,17 @@ static size_t count_strs(const char *const *v)
         return n;
 }
 
+/* Outside the helper a cold run inherits sbx-run's own soft limit (in a
+ * user namespace of its own, where RLIMIT_NPROC counts): so does C. */
+static long long inherited_limit(int resource)
+{
+        struct rlimit rl;
+
+        if (getrlimit(resource, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > (1ULL << 31))
+                return 1LL << 31;
+        return (long long)rl.rlim_cur;
+}
+
 static cJSON *limits_json(struct sandbox *sb, const struct warm_pool *p, const struct sbx_run *r)
 {
         cJSON *l = cJSON_CreateObject();
@@ -264,14 +276,10 @@ static cJSON *limits_json(struct sandbox *sb, const struct warm_pool *p, const s
         else
                 cJSON_AddNumberToObject(l, "memory", (double)memory);
         cJSON_AddNumberToObject(l, "fsize", (double)sb->opts.fsize_bytes);
-        if (p->deflt.nproc > 0)
-                cJSON_AddNumberToObject(l, "nproc", (double)p->deflt.nproc);
-        else
-                cJSON_AddNullToObject(l, "nproc");
-        if (p->deflt.nofile > 0)
-                cJSON_AddNumberToObject(l, "nofile", (double)p->deflt.nofile);
-        else
-                cJSON_AddNullToObject(l, "nofile");
+        cJSON_AddNumberToObject(l, "nproc", (double)(p->deflt.nproc > 0 ? p->deflt.nproc :
+                                                      inherited_limit(RLIMIT_NPROC)));
+        cJSON_AddNumberToObject(l, "nofile", (double)(p->deflt.nofile > 0 ? p->deflt.nofile :
+                                                       inherited_limit(RLIMIT_NOFILE)));
         cJSON_AddNumberToObject(l, "tmpfs", (double)DEFAULT_WORKDIR_BYTES);
         return l;
 }
