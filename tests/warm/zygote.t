@@ -196,6 +196,27 @@ print('# %d samples: warm %.2f s (%.1f ms each), cold python3 -I -B -c pass %.2f
 end = z.close()
 ok(end['zygote_exit'] == 0 and end['zygote_stderr'].count('bad message skipped') == 3,
    'the zygote said why it skipped each bad message and exited 0 at EOF', end)
+# The other tiers' launchers: root in the namespace (unshare -r), bwrap
+# (its --proc binds over /proc/sys and the like are unmounted by A).
+tiers = [('unshare -r', 'unshare -r --', 0)]
+bwrap = '/usr/bin/bwrap'
+bwrap_args = (' --unshare-user --unshare-pid --unshare-ipc --ro-bind / / --proc /proc --dev /dev --tmpfs /tmp'
+              ' --cap-add CAP_SYS_ADMIN --cap-add CAP_NET_ADMIN --cap-add CAP_SETPCAP --')
+tiers.append(('bwrap', bwrap + bwrap_args if os.access(bwrap, os.X_OK) else None, os.getuid()))
+probe = ('import os; st = open("/proc/self/status").read()\n'
+         'print(os.getuid(), os.uname().nodename, open("/proc/sys/kernel/shmmni").read().strip(),'
+         ' "CapEff:\\t0000000000000000" in st, "Seccomp:\\t2" in st, os.listdir("/tmp"))')
+for name, launcher, uid in tiers:
+    if launcher is None:
+        n += 1
+        print('ok %d # skip %s: not installed' % (n, bwrap), flush=True)
+        continue
+    zt = zc.Zygote(os.path.join(Z, 'zygote.py'), os.path.join(Z, 'write-bpf'), launcher, '/usr/bin/python3')
+    r = zt.run({'code': probe})
+    zt.close()
+    ok(r['stdout'].split() == [str(uid), 'sbx', '8', 'True', 'True', "['sbx-work']"] and r['status'] and
+       r['status']['status'] == 'exited', 'under %s: uid %d, hostname, IPC limits, no caps, seccomp, private /tmp' % (name, uid), r)
+
 print('1..%d' % n)
 sys.exit(1 if failed else 0)
 PY
