@@ -64,10 +64,12 @@ CHECK_TESTS := $(filter-out $(FULL_TESTS),$(INTEGRATION_TESTS))
 # Run alone, before the others run PROVE_JOBS at a time: fork bombs (the
 # test user's process count is shared by all its runs, and rlimit mode
 # counts the caller's processes), kill(-1) as the test user, and -j at its
-# ceiling (256 runs of the test user at once).
+# ceiling (256 runs of the test user at once); escape/warm.t has a fork bomb
+# and kill(-1) too.
 SERIAL_TESTS := tests/escape/bombs.t tests/escape/signals.t tests/escape/daemon.t \
                 tests/frontend/hostile.t tests/hardened/no-userns-helper.t \
-                tests/hardened/pids-cgroup.t tests/suites/jobs_ceiling.t
+                tests/hardened/pids-cgroup.t tests/suites/jobs_ceiling.t \
+                tests/escape/warm.t
 PROVE_JOBS ?= 2
 
 integration: all $(TRY_SYSCALL)
