@@ -95,7 +95,7 @@ if [ -n "${TESTS:-}" ]; then
         read -r -a selected <<<"$TESTS"
 else
         selected=()
-        for area in helper escape frontend suites python hardened slurm; do
+        for area in helper escape frontend warm suites python hardened slurm; do
                 compgen -G "$repo/tests/$area/*.t" >/dev/null && selected+=("tests/$area")
         done
 fi

@@ -34,8 +34,14 @@ TRY_SYSCALL := $(BUILD)/tests/escape/try-syscall
 $(TRY_SYSCALL): $(BUILD)/tests/escape/try-syscall.o
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^
 
+# The seccomp program as bytes, for the zygote's init message in
+# tests/warm (zygote_client.py sends it as sbx-run would).
+WRITE_BPF := $(BUILD)/tests/warm/write-bpf
+$(WRITE_BPF): $(BUILD)/tests/warm/write-bpf.o $(COMMON_OBJS)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^
+
 .PHONY: unit unit-tests run-unit integration check check-full
-unit-tests: $(UNIT_BINS) $(TRY_SYSCALL)
+unit-tests: $(UNIT_BINS) $(TRY_SYSCALL) $(WRITE_BPF)
 
 # Runs every unit test program of $(BUILD); a missing cmocka fails the build
 # above, it is never skipped.
@@ -59,7 +65,7 @@ FULL_TESTS := tests/suites/humaneval.t tests/suites/humanevalplus.t \
               tests/suites/codegen_subset.t tests/suites/ldb_solution.t \
               tests/suites/classeval.t tests/hardened/no-userns-rerun.t \
               tests/slurm/slurm.t
-INTEGRATION_TESTS := $(foreach a,helper escape frontend suites python hardened slurm,$(sort $(wildcard tests/$(a)/*.t)))
+INTEGRATION_TESTS := $(foreach a,helper escape frontend warm suites python hardened slurm,$(sort $(wildcard tests/$(a)/*.t)))
 CHECK_TESTS := $(filter-out $(FULL_TESTS),$(INTEGRATION_TESTS))
 # Run alone, before the others run PROVE_JOBS at a time: fork bombs (the
 # test user's process count is shared by all its runs, and rlimit mode
@@ -72,7 +78,7 @@ SERIAL_TESTS := tests/escape/bombs.t tests/escape/signals.t tests/escape/daemon.
                 tests/escape/warm.t
 PROVE_JOBS ?= 2
 
-integration: all $(TRY_SYSCALL)
+integration: all $(TRY_SYSCALL) $(WRITE_BPF)
 	+BUILD=$(BUILD) tests/run-integration.sh
 
 # Everything, in order: the normal tree, the ASan/UBSan tree, the unit tests
@@ -88,5 +94,5 @@ check: all unit-tests
 # The long tests (valgrind ran in `make check`). They need $SBX_TEST_DATA
 # (default ../shared/suites) for the data sbx does not ship, and skip,
 # saying so, without it.
-check-full: all $(TRY_SYSCALL)
+check-full: all $(TRY_SYSCALL) $(WRITE_BPF)
 	+BUILD=$(BUILD) TESTS="$(FULL_TESTS)" SBX_VALGRIND=0 PROVE_JOBS=1 tests/run-integration.sh

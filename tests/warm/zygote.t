@@ -1,0 +1,226 @@
+#!/bin/bash
+# The warm zygote (frontend/zygote.py, docs/warm.md) gives every sample a
+# cold run's isolation: driven by tests/warm/zygote_client.py (sbx-run's
+# side of the protocol) as the unprivileged test user, in the zygote's own
+# `unshare -U --map-current-user --keep-caps` user namespace, with real
+# samples that look at what they got.
+. "$(dirname "$0")/../lib/lib.sh"
+repo=${SBX_REPO:-$(cd "$(dirname "$0")/../.." && pwd)}
+if [ -z "${SBX_TEST_ROOT:-}" ]; then
+        [ "$(id -u)" -eq 0 ] || skip_all "needs root (to make the test user) or tests/run-integration.sh"
+        . "$repo/tests/lib/setup-root.sh"
+        setup_users
+fi
+command -v unshare >/dev/null || skip_all "no unshare(1)"
+unshare -U --map-current-user --keep-caps true 2>/dev/null ||
+        skip_all "unshare -U --map-current-user --keep-caps fails here (no unprivileged user namespaces?)"
+
+build=${BUILD:-$repo/build}
+case $build in /*) ;; *) build=$repo/$build ;; esac
+bpf=$build/tests/warm/write-bpf
+[ -x "$bpf" ] || make -s -C "$repo" BUILD="$build" "$bpf" >&2 || { echo "1..1"; echo "not ok 1 - build write-bpf"; exit 1; }
+
+# What the test user runs, root-owned and world-readable, removed at exit.
+Z=$(mktemp -d /tmp/sbx-zygote-t.XXXXXX)
+at_exit "rm -rf $Z"
+chmod 0755 "$Z"
+install -m 0644 "$repo/frontend/zygote.py" "$repo/tests/warm/zygote_client.py" "$repo/frontend/driver.py" "$Z/"
+install -m 0755 "$bpf" "$Z/write-bpf"
+install -m 0644 /dev/stdin "$Z/checks.py" <<'PY'
+# The checks: one zygote session of runs, TAP on stdout.
+import json, os, subprocess, sys, time
+sys.path.insert(0, os.path.dirname(__file__))
+import zygote_client as zc
+
+Z = os.path.dirname(__file__)
+n = 0
+failed = 0
+def ok(cond, what, *info):
+    global n, failed
+    n += 1
+    print('%sok %d - %s' % ('' if cond else 'not ', n, what), flush=True)
+    if not cond:
+        failed += 1
+        for i in info:
+            for line in str(i)[:2000].splitlines():
+                print('# ' + line, flush=True)
+
+def cold(code, *args):
+    p = subprocess.run(['/usr/bin/python3', '-I', '-B', '-c', code] + list(args), capture_output=True, text=True,
+                       stdin=subprocess.DEVNULL, env={'PATH': '/usr/bin:/bin', 'LANG': 'C.UTF-8', 'HOME': os.environ['HOME'], 'TMPDIR': '/tmp'})
+    return p
+
+z = zc.Zygote(os.path.join(Z, 'zygote.py'), os.path.join(Z, 'write-bpf'),
+              'unshare -U --map-current-user --keep-caps --', '/usr/bin/python3')
+def run(code, **kw):
+    r = z.run(dict(code=code, **kw))
+    r['st'] = (r['status'] or {}).get('status')
+    return r
+def out_json(r):
+    try:
+        return json.loads(r['stdout'].strip().splitlines()[-1])
+    except Exception:
+        return None
+
+LIM = dict(zc.DEFAULT_LIMITS, nproc=16, tmpfs=8 << 20, memory=1 << 30, cpu_s=7, nofile=123, fsize=30 << 20)
+
+# Privileges and confinement, as /proc/self/status reports them.
+r = run('import json\nst = dict(l.rstrip("\\n").split(":\\t", 1) for l in open("/proc/self/status") if ":\\t" in l)\n'
+        'print(json.dumps({k: st.get(k) for k in ("CapInh","CapPrm","CapEff","CapBnd","CapAmb","NoNewPrivs","Seccomp")}))',
+        limits=LIM)
+st = out_json(r) or {}
+ok(r['st'] == 'exited' and st and all(st[k] == '0000000000000000' for k in ('CapInh','CapPrm','CapEff','CapBnd','CapAmb')),
+   'every capability set is empty in the sample', r)
+ok(st.get('NoNewPrivs') == '1', 'no_new_privs is set', st)
+ok(st.get('Seccomp') == '2', 'the seccomp filter is installed (Seccomp: 2)', st)
+ok(r['status'] and r['status'].get('nproc_mode') == 'userns', 'the status says nproc_mode userns', r['status_raw'])
+
+# Namespaces: pid, uts, net, the view of /proc, the zygote out of reach.
+r = run('import json, os, socket\n'
+        'zp = int(os.environ["ZPID"])\n'
+        'try:\n os.kill(zp, 0); sig = "delivered"\nexcept ProcessLookupError: sig = "ESRCH"\nexcept PermissionError: sig = "EPERM"\n'
+        'fds = []\n'
+        'for fd in range(3, 1024):\n try:\n  os.fstat(fd); fds.append(fd)\n except OSError: pass\n'
+        'pids = sorted(int(p) for p in os.listdir("/proc") if p.isdigit())\n'
+        's = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(); c = socket.create_connection(s.getsockname())\n'
+        'print(json.dumps({"pid": os.getpid(), "pids": pids, "host": os.uname().nodename, "fds": fds, "sig": sig,'
+        ' "zproc": os.path.exists("/proc/%d" % zp), "ifs": [l.split(":")[0].strip() for l in open("/proc/net/dev").readlines()[2:]], "uid": os.getuid()}))',
+        env=zc.DEFAULT_ENV + ['ZPID=%d' % z.pid])
+st = out_json(r) or {}
+ok(st.get('pid', 1) != 1, 'the sample is not pid 1 of its pid namespace', r)
+ok(st.get('pids') == [1, st.get('pid')], '/proc shows only the run\'s init and the sample', st)
+ok(st.get('host') == 'sbx', 'hostname sbx', st)
+ok(st.get('fds') == [], 'no fd open beyond 0-2 (before the sample opens one)', st)
+ok(st.get('sig') == 'ESRCH' and st.get('zproc') is False, 'the zygote (pid %d outside) can be neither seen nor signalled' % z.pid, st)
+ok(st.get('ifs') == ['lo'], 'the network namespace has lo only, and it is up (a loopback connect worked)', st)
+ok(st.get('uid') == os.getuid(), 'the sample runs as the caller\'s uid (%d), as in a cold run' % os.getuid(), st)
+
+# Scratch space: empty at start, private per run, capped by the tmpfs limit.
+leave = ('import json, os\n'
+         'seen = {"tmp": sorted(os.listdir("/tmp")), "shm": os.listdir("/dev/shm"), "home": os.listdir(os.environ["HOME"])}\n'
+         'for d in ("/tmp", "/dev/shm", os.environ["HOME"], "."):\n open(os.path.join(d, "left-behind"), "w").write("x")\n'
+         'print(json.dumps(seen))')
+r1, r2 = run(leave, limits=LIM), run(leave, limits=LIM)
+s1, s2 = out_json(r1) or {}, out_json(r2) or {}
+ok(s1.get('tmp') == ['sbx-work'] and s1.get('shm') == [] and s1.get('home') == [], '/tmp (but the workdir), /dev/shm and $HOME are empty at start', r1)
+ok(r1['st'] == 'exited' and r1['status']['exit_code'] == 0 and s2 == s1, 'what one sample left in /tmp, /dev/shm, $HOME and its workdir is gone in the next', r1, r2)
+r = run('import os\ntry:\n open("/var/tmp/sbx-zygote-t-probe", "w")\n print("writable")\nexcept OSError as e:\n print(e.errno)\n', limits=LIM)
+ok(r['stdout'].strip() == '30', 'a writable place outside the run\'s tmpfs (/var/tmp) is read-only (EROFS)', r)
+r = run('import errno\ntry:\n with open("/tmp/big", "wb") as f:\n  for i in range(16): f.write(b"x" * (1 << 20)); f.flush()\n print("wrote 16 MiB")\n'
+        'except OSError as e:\n print(errno.errorcode[e.errno])', limits=LIM)
+ok(r['stdout'].strip() == 'ENOSPC', 'a write beyond the 8 MiB tmpfs fails with ENOSPC', r)
+r = run('import errno, os\nprint(open("program.py").read().strip())\n'
+        'try:\n open("program.py", "a")\nexcept OSError as e:\n print(errno.errorcode[e.errno])\n'
+        'print(oct(os.stat(".").st_mode & 0o777), os.getcwd())',
+        files={'program.py': 'print(42)\n'}, cwd='/tmp/w/run-7', limits=LIM)
+ok(r['stdout'].split() == ['print(42)', 'EROFS', '0o700', '/tmp/w/run-7'],
+   'the workdir is made at cwd (0700), the program file copied in and read-only', r)
+
+# rlimits as helper/limits.c limits_apply_rlimits sets them.
+r = run('import json, resource as R\nprint(json.dumps({n: R.getrlimit(getattr(R, "RLIMIT_" + n)) for n in '
+        '("CPU","AS","FSIZE","NOFILE","CORE","STACK","MEMLOCK","MSGQUEUE","SIGPENDING","NPROC")}))', limits=LIM)
+want = {'CPU': [7, 8], 'AS': [1 << 30] * 2, 'FSIZE': [30 << 20] * 2, 'NOFILE': [123] * 2, 'CORE': [0, 0],
+        'STACK': [8 << 20] * 2, 'MEMLOCK': [0, 0], 'MSGQUEUE': [0, 0], 'SIGPENDING': [256, 256], 'NPROC': [16, 16]}
+ok(out_json(r) == want, 'the rlimits are the cold path\'s', out_json(r), want)
+r = run('print(*(open("/proc/sys/kernel/" + k).read().strip() for k in ("shmmax", "shmall", "shmmni", "msgmni")))', limits=LIM)
+ok(r['stdout'].split() == [str(1 << 30), str((1 << 30) // os.sysconf('SC_PAGESIZE')), '8', '8'],
+   'the IPC namespace has limits_ipc_namespace\'s limits', r)
+
+# Verdicts.
+r = run('while True: pass', limits=dict(LIM, timeout_ms=1000))
+ok(r['st'] == 'timeout' and r['status']['signal'] == 9 and 0.9 < r['status']['wall_s'] < 3, 'while True gets "timeout" after the 1 s wall clock', r['status_raw'])
+r = run('import os; os._exit(3)')
+ok(r['st'] == 'exited' and r['status']['exit_code'] == 3, 'os._exit(3) gives exit_code 3', r['status_raw'])
+r = run('import os, signal; os.kill(os.getpid(), signal.SIGSEGV)')
+ok(r['st'] == 'signaled' and r['status']['signal'] == 11, 'a SIGSEGV gives "signaled" 11', r['status_raw'])
+r = run('import os, signal, time\nfor s in (9, 15, 2):\n try: os.kill(1, s)\n except OSError as e: print(e)\ntime.sleep(0.2); print("alive")')
+ok(r['st'] == 'exited' and r['stdout'].strip().endswith('alive') and r['status']['exit_code'] == 0, 'signals to the run\'s init (pid 1) do not end the run', r)
+r = run('while True: pass', limits=dict(LIM, cpu_s=1, timeout_ms=10000))
+ok(r['st'] == 'cpu-limit', 'a CPU burner gets "cpu-limit" at RLIMIT_CPU', r['status_raw'])
+bomb = ('import os, time\nn = 0\ntry:\n while True:\n  if os.fork() == 0:\n   time.sleep(30); os._exit(0)\n  n += 1\n'
+        'except OSError as e:\n print(n, e.errno)\n')
+r = run(bomb, limits=dict(LIM, nproc=16, timeout_ms=20000))
+ok(r['st'] == 'exited' and r['stdout'].split() == ['15', '11'], 'a fork bomb stops at nproc 16: the sample and 15 children, then EAGAIN (as a cold run\'s candidate)', r)
+t0 = time.monotonic()
+r = run('import os\nprint("done")')
+ok(r['st'] == 'exited' and time.monotonic() - t0 < 5, 'the bomb\'s sleeping children died with its run', r)
+
+# A `python -I -B -c` start: modules, signals, argv, environ, tracebacks, random.
+probe = ('import sys, json, _signal\n'
+         'print(json.dumps({"mods": sorted(sys.modules), "sig": [repr(_signal.getsignal(s)) for s in range(1, 32) if s not in (9, 19)],'
+         ' "argv": sys.argv, "path": sys.path, "main": sorted(globals())}))')
+w, c = out_json(run(probe, args=['x', 'y'])), cold(probe, 'x', 'y')
+cj = json.loads(c.stdout) if c.returncode == 0 else None
+ok(w and cj and w['mods'] == cj['mods'], 'the sample sees a fresh python\'s sys.modules (the zygote\'s imports forgotten)',
+   w and cj and sorted(set(w['mods']) ^ set(cj['mods'])))
+ok(w and cj and w['sig'] == cj['sig'], 'the signal dispositions are a fresh python\'s', w and w['sig'], cj and cj['sig'])
+ok(w and cj and w['argv'] == cj['argv'] == ['-c', 'x', 'y'] and w['path'] == cj['path'] and w['main'] == cj['main'],
+   'sys.argv, sys.path and __main__\'s names are a fresh python\'s', w, cj)
+env = ['PATH=/usr/bin:/bin', 'HOME=%s' % os.environ['HOME'], 'SBX_T=1', 'LANG=C.UTF-8']
+r = run('import os, subprocess\nprint(subprocess.run(["/usr/bin/env"], capture_output=True, text=True).stdout, end="")', env=env)
+ok(sorted(r['stdout'].splitlines()) == sorted(env), 'the environment is the run\'s, in os.environ and in the C environ a child gets', r)
+for code in ('raise ValueError("boom")', 'import sys; sys.exit("bye")', 'import sys; sys.exit(7)', 'print("a"); print("b", file=__import__("sys").stderr)'):
+    r, c = run(code), cold(code)
+    ok((r['stdout'], r['stderr'], r['status'] and r['status']['exit_code']) == (c.stdout, c.stderr, c.returncode),
+       'like python -c: %s' % code, r, c)
+a, b = run('import random; print(random.random())'), run('import random; print(random.random())')
+ok(a['stdout'] and a['stdout'] != b['stdout'], 'random is reseeded per sample', a['stdout'], b['stdout'])
+drv = open(os.path.join(Z, 'driver.py')).read()
+r = run(drv, args=['script', 'program.py'], files={'program.py': 'print("from the program")\n'})
+lines = r['stdout'].splitlines()
+ok(len(lines) >= 3 and lines[0].startswith('@@SBX-BEGIN ') and 'from the program' in lines and
+   lines[-1] == '@@SBX-END %s ok null@@' % lines[0].split()[1].rstrip('@'),
+   'driver.py\'s markers come out on stdout intact', r)
+
+# A bad message is skipped with a diagnostic; the zygote goes on.
+z.run({'raw': 'not json', 'fds': 2})
+z.run({'raw': json.dumps({'op': 'run', 'id': 1, 'argv': ['python3', '-c', 'pass']}), 'fds': 3})
+z.run({'raw': json.dumps({'op': 'run', 'id': 2, 'argv': ['p', '-I', '-B', '-c', 'pass'], 'cwd': '/etc', 'env': [],
+                          'files': [], 'limits': LIM}), 'fds': 3})
+r = run('print("still here")')
+ok(r['stdout'] == 'still here\n', 'after three bad messages the zygote still runs samples', r)
+
+# Cost per sample: sequential trivial samples, warm against cold.
+N = 164
+t0 = time.monotonic()
+bad = sum(run('pass')['st'] != 'exited' for _ in range(N))
+warm = time.monotonic() - t0
+t0 = time.monotonic()
+for _ in range(N):
+    cold('pass')
+coldt = time.monotonic() - t0
+ok(bad == 0, '%d trivial samples through one zygote all exited' % N, bad)
+print('# %d samples: warm %.2f s (%.1f ms each), cold python3 -I -B -c pass %.2f s (%.1f ms each)' %
+      (N, warm, warm / N * 1000, coldt, coldt / N * 1000), flush=True)
+
+end = z.close()
+ok(end['zygote_exit'] == 0 and end['zygote_stderr'].count('bad message skipped') == 3,
+   'the zygote said why it skipped each bad message and exited 0 at EOF', end)
+# The other tiers' launchers: root in the namespace (unshare -r), bwrap
+# (its --proc binds over /proc/sys and the like are unmounted by A).
+tiers = [('unshare -r', 'unshare -r --', 0)]
+bwrap = '/usr/bin/bwrap'
+bwrap_args = (' --unshare-user --unshare-pid --unshare-ipc --ro-bind / / --proc /proc --dev /dev --tmpfs /tmp'
+              ' --cap-add CAP_SYS_ADMIN --cap-add CAP_NET_ADMIN --cap-add CAP_SETPCAP --')
+tiers.append(('bwrap', bwrap + bwrap_args if os.access(bwrap, os.X_OK) else None, os.getuid()))
+probe = ('import os; st = open("/proc/self/status").read()\n'
+         'print(os.getuid(), os.uname().nodename, open("/proc/sys/kernel/shmmni").read().strip(),'
+         ' "CapEff:\\t0000000000000000" in st, "Seccomp:\\t2" in st, os.listdir("/tmp"))')
+for name, launcher, uid in tiers:
+    if launcher is None:
+        n += 1
+        print('ok %d # skip %s: not installed' % (n, bwrap), flush=True)
+        continue
+    zt = zc.Zygote(os.path.join(Z, 'zygote.py'), os.path.join(Z, 'write-bpf'), launcher, '/usr/bin/python3')
+    r = zt.run({'code': probe})
+    zt.close()
+    ok(r['stdout'].split() == [str(uid), 'sbx', '8', 'True', 'True', "['sbx-work']"] and r['status'] and
+       r['status']['status'] == 'exited', 'under %s: uid %d, hostname, IPC limits, no caps, seccomp, private /tmp' % (name, uid), r)
+
+print('1..%d' % n)
+sys.exit(1 if failed else 0)
+PY
+# Hostile samples (a fork bomb) inside outer limits: a regression fails
+# the test instead of taking the machine down.
+(ulimit -v 8388608; ulimit -u 4096 2>/dev/null || true
+ as_user timeout -k 5 600 /usr/bin/python3 -I "$Z/checks.py")
