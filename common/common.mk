@@ -32,7 +32,9 @@ $(BUILD)/common/seccomp_bpf.o: ALL_CFLAGS += -I$(BUILD)/gen
 
 # The warm suites' zygote (frontend/zygote.py): the frontend sends it as
 # `python -c`, the helper's --zygote mode runs it and nothing else.
-$(BUILD)/gen/zygote_text.h: frontend/zygote.py common/embed.sh
+# tests/helper/zygote.t builds a helper of its own around a probe (ZYGOTE_PY).
+ZYGOTE_PY ?= frontend/zygote.py
+$(BUILD)/gen/zygote_text.h: $(ZYGOTE_PY) common/embed.sh
 	@mkdir -p $(dir $@)
 	sh common/embed.sh sbx_zygote_py < $< > $@
 $(BUILD)/common/zygote.o: $(BUILD)/gen/zygote_text.h

@@ -51,8 +51,8 @@ FUZZ_SRCS_classeval_extract := frontend/classeval.c frontend/passk.c frontend/st
 FUZZ_SRCS_driver            := frontend/driver.c frontend/err.c
 FUZZ_SRCS_cluster_env       := frontend/cluster_env.c frontend/err.c
 FUZZ_SRCS_results           := $(FUZZ_SUITE_SRCS) frontend/results.c frontend/utf8.c
-FUZZ_SRCS_helper_request    := helper/request.c helper/util.c
-FUZZ_SRCS_helper_config     := helper/config.c helper/request.c helper/util.c
+FUZZ_SRCS_helper_request    := helper/request.c helper/util.c common/zygote.c
+FUZZ_SRCS_helper_config     := helper/config.c helper/request.c helper/util.c common/zygote.c
 FUZZ_SRCS_serve_request     := frontend/serve_request.c frontend/util.c
 FUZZ_LIBS := $(FRONTEND_LIBS) $(SECCOMP_LIBS) -lz
 
@@ -62,6 +62,7 @@ $(FUZZ_OBJDIR)/%.o: %.c
 
 $(FUZZ_OBJDIR)/common/seccomp_policy.o: $(BUILD)/gen/seccomp_policy_text.h
 $(FUZZ_OBJDIR)/frontend/driver.o: $(BUILD)/gen/driver_text.h
+$(FUZZ_OBJDIR)/common/zygote.o: $(BUILD)/gen/zygote_text.h
 
 # $$ in prerequisites: expanded a second time per target (secondary
 # expansion), so each target gets its own list.

@@ -136,37 +136,27 @@ static int open_trusted_step(int parent, const char *name, bool last, void *t)
         return fd >= 0 && is_trusted(fd, t) ? take_fd(&fd) : -1;
 }
 
-static int open_trusted(const char *path, char *err, size_t errlen)
-{
-        auto_fd root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-        struct trust t = { .refused = false };
-        auto_fd fd = root >= 0 && is_trusted(root, &t) ? path_walk(root, path, open_trusted_step, &t) : -1;
-
-        if (t.refused)
-                return set_error(err, errlen, "%s: it or a directory above it is not owned "
-                                 "by root or is writable by group or others", path);
-        if (fd < 0)
-                return set_error(err, errlen, "%s: %s", path, strerror(errno));
-        if (!S_ISREG(t.st.st_mode))
-                return set_error(err, errlen, "%s: not a regular file", path);
-        return take_fd(&fd);
-}
-
 int config_load(struct config *cfg, char *err, size_t errlen)
 {
         /* On the heap: a 64 KiB stack frame is touched page by page by the
          * stack clash probes; malloc'd pages are touched only as read. */
         auto_free char *text = malloc(CONF_MAX_BYTES + 1);
+        auto_fd root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC), fd = -1;
+        struct trust t = { .refused = false };
         size_t len = 0;
         ssize_t n = 0;
-        auto_fd fd = -1;
 
         config_set_builtin(cfg);
         if (!text)
                 return set_error(err, errlen, "%s: out of memory", cfg->path);
-        fd = open_trusted(cfg->path, err, errlen);
+        fd = root >= 0 && is_trusted(root, &t) ? path_walk(root, cfg->path, open_trusted_step, &t) : -1;
+        if (t.refused)
+                return set_error(err, errlen, "%s: it or a directory above it is not owned "
+                                 "by root or is writable by group or others", cfg->path);
         if (fd < 0)
-                return -1;
+                return set_error(err, errlen, "%s: %s", cfg->path, strerror(errno));
+        if (!S_ISREG(t.st.st_mode))
+                return set_error(err, errlen, "%s: not a regular file", cfg->path);
         while (len < CONF_MAX_BYTES && (n = read(fd, text + len, CONF_MAX_BYTES - len)) > 0)
                 len += (size_t)n;
         if (n < 0 || len == CONF_MAX_BYTES || memchr(text, '\0', len))

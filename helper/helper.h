@@ -59,6 +59,7 @@ bool path_is_under(const char *path, const char *prefix);
 typedef int (*path_step)(int parent, const char *name, bool last, void *arg);
 int path_walk(int dirfd, const char *path, path_step step, void *arg);
 int write_file_at(int dirfd, const char *path, const char *text);
+ssize_t read_file_at(int dirfd, const char *path, char *buf, size_t len);
 void trace_mark(long long base_ns, const char *phase);      /* SBX_TRACE */
 
 /* request.c: argv -> struct request (pure) */
@@ -78,6 +79,7 @@ struct request {
         enum request_mode mode;
         const char *workdir;
         bool private_workdir;
+        bool zygote;                    /* --zygote: argv is sbx's zygote (request.c) */
         const char *ro_binds[SBX_MAX_RO_BINDS];
         size_t n_ro_binds;
         const char *env[SBX_MAX_ENV];
@@ -116,10 +118,9 @@ struct caller {
 int privs_check_installed(char *err, size_t errlen);
 int privs_identify_caller(const struct config *cfg, struct caller *who, char *err, size_t errlen);
 void privs_drop_to(const struct caller *who);
-void privs_clear_caps(void);
+void privs_clear_caps(uint64_t keep);
 void privs_fs_identity(uid_t uid, gid_t gid);
-void privs_become_root(void);
-void privs_become_init(const struct caller *who);
+void privs_become_root(uid_t real);
 
 /* mounts.c: the sandbox's root */
 void mounts_build_root(const struct request *rq, const struct config *cfg, const struct caller *who);

@@ -101,10 +101,7 @@ bool run_cgroup_open(struct run_cgroup *cg, const char *path)
 {
         struct timespec now;
 
-        cg->path = path[0] ? path : NULL;
-        cg->dir = cg->host_ns = -1;
-        cg->made = cg->has_init = false;
-        cg->why[0] = '\0';
+        *cg = (struct run_cgroup){ .path = path[0] ? path : NULL, .dir = -1, .host_ns = -1 };
         clock_gettime(CLOCK_MONOTONIC, &now);
         snprintf(cg->name, sizeof(cg->name), "run-%d-%llx", (int)getpid(),
                  (unsigned long long)now.tv_sec * 1000000000ULL + (unsigned long long)now.tv_nsec);
@@ -118,22 +115,16 @@ bool run_cgroup_open(struct run_cgroup *cg, const char *path)
 bool run_cgroup_usable(struct run_cgroup *cg, const char *controller)
 {
         char list[256] = " ", word[32]; /* " cpu pids\n": a word is " NAME" + space or newline */
-        auto_fd fd = -1;
         struct statfs fs;
-        ssize_t n = -1;
 
         if (cg->dir < 0)
                 return false;
         if (fstatfs(cg->dir, &fs) < 0 || fs.f_type != CGROUP2_SUPER_MAGIC)
                 return set_error(cg->why, sizeof(cg->why), "not a cgroup2 directory"), false;
-        fd = openat(cg->dir, "cgroup.subtree_control", O_RDONLY | O_CLOEXEC);
-        if (fd < 0 || (n = read(fd, list + 1, sizeof(list) - 2)) < 0)
+        if (read_file_at(cg->dir, "cgroup.subtree_control", list + 1, sizeof(list) - 1) < 0)
                 return set_error(cg->why, sizeof(cg->why), "cgroup.subtree_control: %s", strerror(errno)), false;
-        list[n + 1] = '\0';
+        list[strcspn(list, "\n")] = ' ';
         snprintf(word, sizeof(word), " %s ", controller);
-        if (strstr(list, word))
-                return true;
-        word[strlen(word) - 1] = '\n';
         if (strstr(list, word))
                 return true;
         return set_error(cg->why, sizeof(cg->why), "\"%s\" is not in its cgroup.subtree_control", controller), false;
@@ -193,22 +184,14 @@ void run_cgroup_memory_stats(const struct run_cgroup *cg, long long *peak, bool 
 {
         char path[96], text[1024];
         const char *oom;
-        auto_fd fd = -1;
-        ssize_t n;
 
         *peak = -1;
         snprintf(path, sizeof(path), "%s/memory.peak", cg->name);
-        if (cg->dir >= 0 && (fd = openat(cg->dir, path, O_RDONLY | O_CLOEXEC)) >= 0 &&
-            (n = read(fd, text, sizeof(text) - 1)) > 0)
-                text[n] = '\0', *peak = atoll(text);
-        close_fdp(&fd);
+        if (cg->dir >= 0 && read_file_at(cg->dir, path, text, sizeof(text)) > 0)
+                *peak = atoll(text);
         snprintf(path, sizeof(path), "%s/memory.events", cg->name);
-        fd = cg->dir >= 0 ? openat(cg->dir, path, O_RDONLY | O_CLOEXEC) : -1;
-        if (fd >= 0 && (n = read(fd, text, sizeof(text) - 1)) > 0) {
-                text[n] = '\0';
-                oom = strstr(text, "oom_kill ");
-                *oom_killed = oom && atoll(oom + 9) > 0;
-        }
+        if (cg->dir >= 0 && read_file_at(cg->dir, path, text, sizeof(text)) > 0)
+                *oom_killed = (oom = strstr(text, "oom_kill ")) != NULL && atoll(oom + 9) > 0;
 }
 
 void run_cgroup_remove(const struct run_cgroup *cg, char *msg, size_t msglen)

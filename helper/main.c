@@ -74,6 +74,6 @@ int main(int argc, char *argv[])
                 die("%s", err);
         trace_mark(trace_ns, "request, config, caller checked");
         /* The caller is known: from here on it may not signal or prlimit us. */
-        privs_become_root();
+        privs_become_root(0);
         supervise_run(&rq, &cfg, &who, trace_ns);
 }

@@ -93,9 +93,9 @@ static void open_sources(const struct request *rq, const struct config *cfg,
         src->workdir_fd = -1;
         if (rq->workdir && path_is_reserved(rq->workdir))
                 die("workdir %s may not be or lie under a system directory, /proc or /dev", rq->workdir);
-        if (rq->workdir && !rq->private_workdir && covers_private_dir(rq->workdir, who))
-                die("workdir %s is or holds your home or /run/user directory", rq->workdir);
         if (rq->workdir && !rq->private_workdir) {
+                if (covers_private_dir(rq->workdir, who))
+                        die("workdir %s is or holds your home or /run/user directory", rq->workdir);
                 src->workdir_fd = open_as_caller(rq->workdir, O_DIRECTORY, who);
                 if (src->workdir_fd < 0 || fstat(src->workdir_fd, &st) < 0)
                         die_errno("workdir %s (it must be a directory reached without symlinks)", rq->workdir);
@@ -128,30 +128,22 @@ static void open_sources(const struct request *rq, const struct config *cfg,
  * workdir) as the caller: no name or race yields a root file on the host. */
 struct mountpoint { const char *path; bool want_dir; const struct caller *who; dev_t root_dev; };
 
-static int make_mountpoint(int parent, const char *name, const struct mountpoint *mp, bool dir)
-{
-        struct stat st;
-        bool ours = fstat(parent, &st) == 0 && st.st_dev == mp->root_dev;
-        int made;
-
-        if (!ours)
-                privs_fs_identity(mp->who->uid, mp->who->gid);
-        made = dir ? mkdirat(parent, name, 0755)
-                   : openat(parent, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0444);
-        if (!ours)
-                privs_fs_identity(0, 0);
-        return made < 0 || (!dir && close(made) < 0) ? -1 : 0;
-}
-
 static int mountpoint_step(int parent, const char *name, bool last, void *arg)
 {
         const struct mountpoint *mp = arg;
-        bool dir = !last || mp->want_dir;
-        int fd = openat(parent, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+        bool dir = !last || mp->want_dir, ours;
+        int fd = openat(parent, name, O_PATH | O_NOFOLLOW | O_CLOEXEC), made;
         struct stat st;
 
         if (fd < 0 && errno == ENOENT) {
-                if (make_mountpoint(parent, name, mp, dir) < 0)
+                ours = fstat(parent, &st) == 0 && st.st_dev == mp->root_dev;
+                if (!ours)
+                        privs_fs_identity(mp->who->uid, mp->who->gid);
+                made = dir ? mkdirat(parent, name, 0755)
+                           : openat(parent, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0444);
+                if (!ours)
+                        privs_fs_identity(0, 0);
+                if (made < 0 || (!dir && close(made) < 0))
                         die_errno("create %s in the sandbox", mp->path);
                 fd = openat(parent, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
         }
@@ -208,6 +200,17 @@ static void bind_tree(int srcfd, int rootfd, const char *path, bool is_dir, unsi
         attach(tree, rootfd, path, is_dir, who);
 }
 
+/* The directory name below dirfd, reached without a symlink, bound at path. */
+static void bind_dir(int dirfd, const char *name, int rootfd, const char *path, unsigned attrs,
+                     const struct caller *who)
+{
+        auto_fd src = openat(dirfd, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+        if (src < 0)
+                die_errno("bind %s", path);
+        bind_tree(src, rootfd, path, true, attrs, who);
+}
+
 /* Merged-/usr hosts have /bin -> usr/bin: recreate the symlink, bind the rest. */
 static void add_system_dirs(int rootfd, const struct caller *who)
 {
@@ -227,11 +230,7 @@ static void add_system_dirs(int rootfd, const struct caller *who)
                         if (symlinkat(target, rootfd, path + 1) < 0)
                                 die_errno("symlink %s in the sandbox", path);
                 } else if (S_ISDIR(st.st_mode)) {
-                        auto_fd src = open(path, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-
-                        if (src < 0)
-                                die_errno("open %s", path);
-                        bind_tree(src, rootfd, path, true, RO_ATTRS, who);
+                        bind_dir(AT_FDCWD, path, rootfd, path, RO_ATTRS, who);
                 }
         }
 }
@@ -258,11 +257,7 @@ static int make_scratch(int rootfd, const struct caller *who)
 
 static void bind_scratch(int scratch, const char *name, int rootfd, const char *path, const struct caller *who)
 {
-        auto_fd src = openat(scratch, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-
-        if (src < 0)
-                die_errno("open /%s/%s", SCRATCH_DIR, name);
-        bind_tree(src, rootfd, path, true, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, who);
+        bind_dir(scratch, name, rootfd, path, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, who);
 }
 
 static void add_dev(int rootfd, int scratch, const struct caller *who)
@@ -287,15 +282,17 @@ static void add_dev(int rootfd, int scratch, const struct caller *who)
 }
 
 /* A fresh /proc, with the kernel's knobs in it bound over themselves
- * read-only (those this kernel lacks are skipped). */
-static void add_proc(int rootfd, const struct caller *who)
+ * read-only (those this kernel lacks are skipped). Not for the zygote: its
+ * user namespace could mount no /proc of its own over locked binds (its
+ * per-sample init binds them in each sample's /proc). */
+static void add_proc(int rootfd, const struct caller *who, bool zygote)
 {
         auto_fd proc = new_fs("proc", NULL, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
         char path[64];
         struct stat st;
 
         attach(proc, rootfd, "/proc", true, who);
-        for (const char *const *name = proc_read_only; *name; name++) {
+        for (const char *const *name = proc_read_only; *name && !zygote; name++) {
                 auto_fd src = openat(proc, *name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 
                 if (src < 0 && errno == ENOENT)
@@ -344,7 +341,7 @@ void mounts_build_root(const struct request *rq, const struct config *cfg, const
                 die_errno("mount the new root");
         scratch = make_scratch(root, who);
         add_system_dirs(root, who);
-        add_proc(root, who);
+        add_proc(root, who, rq->zygote);
         add_dev(root, scratch, who);
         add_user_paths(root, scratch, rq, who, &src);
         if (mount_setattr(root, "", AT_EMPTY_PATH, &ro, sizeof(ro)) < 0)
@@ -355,6 +352,5 @@ void mounts_build_root(const struct request *rq, const struct config *cfg, const
                 die_errno("detach the old root");
         for (size_t i = 0; i < rq->n_ro_binds; i++)
                 close(src.ro_fds[i]);
-        if (src.workdir_fd >= 0)
-                close(src.workdir_fd);
+        close_fdp(&src.workdir_fd);
 }

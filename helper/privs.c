@@ -7,16 +7,16 @@
 
 #include "helper.h"
 
-/* Any bit in the effective, permitted or inheritable set. */
-static uint32_t caps_present(void)
+/* The union of the effective, permitted and inheritable sets. */
+static uint64_t caps_present(void)
 {
         struct __user_cap_header_struct head = { _LINUX_CAPABILITY_VERSION_3, 0 };
         struct __user_cap_data_struct data[2];
 
         if (syscall(SYS_capget, &head, data) < 0)
                 die_errno("capget");
-        return data[0].effective | data[0].permitted | data[0].inheritable |
-               data[1].effective | data[1].permitted | data[1].inheritable;
+        return (data[0].effective | data[0].permitted | data[0].inheritable) |
+               (uint64_t)(data[1].effective | data[1].permitted | data[1].inheritable) << 32;
 }
 
 /* A setuid exec gets no more than the bounding set: in a container without
@@ -54,10 +54,7 @@ static bool caller_in_group(gid_t primary, gid_t wanted)
         int n = getgroups(0, NULL);
         auto_free gid_t *groups = n > 0 ? calloc((size_t)n, sizeof(gid_t)) : NULL;
 
-        if (n < 0 || (n > 0 && !groups))
-                die_errno("getgroups");
-        n = n > 0 ? getgroups(n, groups) : 0;
-        if (n < 0)
+        if (n < 0 || (n > 0 && (!groups || (n = getgroups(n, groups)) < 0)))
                 die_errno("getgroups");
         for (int i = 0; i < n; i++) {
                 if (groups[i] == wanted)
@@ -90,29 +87,37 @@ int privs_identify_caller(const struct config *cfg, struct caller *who, char *er
         return 0;
 }
 
-/* The bounding set, one capability at a time until the kernel knows no
- * more (EINVAL), and the ambient set. Needs CAP_SETPCAP in this namespace. */
-static void clear_bounding_and_ambient(void)
+/* The bounding set but keep, one capability at a time until the kernel
+ * knows no more (EINVAL), and the ambient set. Needs CAP_SETPCAP here. */
+static void clear_bounding_and_ambient(uint64_t keep)
 {
         int cap = 0;
 
-        while (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) == 0)
+        while (cap < 64 && ((keep >> cap & 1) ? prctl(PR_CAPBSET_READ, cap, 0, 0, 0) >= 0
+                                              : prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) == 0))
                 cap++;
         if (errno != EINVAL || cap == 0 || prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0)
                 die_errno("cannot clear the bounding and ambient capability sets");
 }
 
-/* Every capability set emptied in the current user namespace. */
-void privs_clear_caps(void)
+/* Every capability set emptied in the current user namespace but for keep,
+ * which stays in all five: ambient too, so it survives the exec of a
+ * program run as a uid other than 0 (no_new_privs keeps ambient ones). */
+void privs_clear_caps(uint64_t keep)
 {
         struct __user_cap_header_struct head = { _LINUX_CAPABILITY_VERSION_3, 0 };
-        struct __user_cap_data_struct none[2] = { { 0 } };
+        uint32_t lo = (uint32_t)keep, hi = (uint32_t)(keep >> 32);
+        struct __user_cap_data_struct sets[2] = { { lo, lo, lo }, { hi, hi, hi } };
 
-        clear_bounding_and_ambient();
-        if (syscall(SYS_capset, &head, none) < 0)
+        clear_bounding_and_ambient(keep);
+        if (syscall(SYS_capset, &head, sets) < 0)
                 die_errno("cannot drop capabilities");
-        if (caps_present())     /* checked: a failed drop must never run anything */
-                die("capabilities still present after dropping them");
+        for (int cap = 0; cap < 64; cap++) {
+                if ((keep >> cap & 1) && prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, cap, 0, 0) < 0)
+                        die_errno("cannot raise ambient capability %d", cap);
+        }
+        if (caps_present() != keep)     /* checked: a failed drop must never run anything */
+                die("capabilities still present after dropping them (or kept ones missing)");
 }
 
 /* A credential change resets dumpable to fs.suid_dumpable: cleared again
@@ -145,25 +150,17 @@ static void check_uids(uid_t real, uid_t eff)
                 die("uids did not change to %u,%u,%u", (unsigned)real, (unsigned)eff, (unsigned)eff);
 }
 
-/* The supervisor, once the caller is known: root in all three uids, so the
- * caller can neither signal (kill -STOP) nor prlimit nor ptrace it. */
-void privs_become_root(void)
+/* Effective and saved uid 0: no process of the caller's may prlimit, ptrace
+ * or read us through /proc; with real 0 (the supervisor, once the caller is
+ * known) nor signal us (kill -STOP). Init after setting up: the caller's real
+ * uid, so the caller may kill the run, and no capability. */
+void privs_become_root(uid_t real)
 {
-        if (setresuid(0, 0, 0) < 0)
+        if (setresuid(real, 0, 0) < 0)
                 die_errno("setresuid");
-        check_uids(0, 0);
-        privs_undumpable();
-}
-
-/* Init after setting up: the caller's real uid (so it may kill the run's
- * processes) but effective and saved uid 0 without any capability, so the
- * candidate can neither prlimit, ptrace nor read it through /proc. */
-void privs_become_init(const struct caller *who)
-{
-        if (setresuid(who->uid, 0, 0) < 0)
-                die_errno("setresuid");
-        check_uids(who->uid, 0);
-        privs_clear_caps();
+        check_uids(real, 0);
+        if (real != 0)
+                privs_clear_caps(0);
         privs_undumpable();
 }
 
@@ -173,7 +170,7 @@ void privs_become_init(const struct caller *who)
  * empties the other sets). Checked afterwards. */
 void privs_drop_to(const struct caller *who)
 {
-        clear_bounding_and_ambient();
+        clear_bounding_and_ambient(0);
         if (setresgid(who->gid, who->gid, who->gid) < 0)
                 die_errno("setresgid");
         if (setresuid(who->uid, who->uid, who->uid) < 0)

@@ -68,29 +68,23 @@ static void print_memory_bound(const struct run_cgroup *mem, bool usable)
                "\"memfd, unless the seccomp policy denies memfd_create\"]}");
 }
 
-/* Whether the caller may create a user namespace: the kernel's answer, asked
- * as the caller (sysctls, LSMs and seccomp can all say no). Ends our root. */
-static bool caller_gets_userns(void)
-{
-        gid_t gid = getgid();
-        uid_t uid = getuid();
-
-        return setresgid(gid, gid, gid) == 0 && setresuid(uid, uid, uid) == 0 && unshare(CLONE_NEWUSER) == 0;
-}
-
 void probe_run(void)
 {
         char err[SBX_ERRLEN] = "", conf_err[SBX_ERRLEN] = "", who_err[SBX_ERRLEN] = "";
         struct run_cgroup cg, mem;
         struct config cfg;
         struct caller who;
-        uid_t caller_uid = getuid();    /* before caller_gets_userns() unshares */
+        uid_t caller_uid = getuid();    /* before the user namespace below */
+        gid_t gid = getgid();
         bool setuid_ok = privs_check_installed(err, sizeof(err)) == 0;
         bool conf_ok = config_load(&cfg, conf_err, sizeof(conf_err)) == 0;
         bool allowed = conf_ok && privs_identify_caller(&cfg, &who, who_err, sizeof(who_err)) == 0;
         bool cg_ok = run_cgroup_open(&cg, conf_ok ? cfg.pids_cgroup : "") && run_cgroup_usable(&cg, "pids");
         bool mem_ok = run_cgroup_open(&mem, conf_ok ? cfg.memory_cgroup : "") && run_cgroup_usable(&mem, "memory");
-        bool userns = caller_gets_userns();
+        /* Whether the caller may create a user namespace: the kernel's answer, asked
+         * as the caller (sysctls, LSMs and seccomp can all say no). Ends our root. */
+        bool userns = setresgid(gid, gid, gid) == 0 && setresuid(caller_uid, caller_uid, caller_uid) == 0 &&
+                      unshare(CLONE_NEWUSER) == 0;
         bool ok = setuid_ok && conf_ok && allowed;
 
         printf("{\"version\":\"%s\",\"ok\":%s", SBX_VERSION, ok ? "true" : "false");

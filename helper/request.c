@@ -1,5 +1,6 @@
 /* Command line -> struct request. Pure: no syscalls, errors in a buffer. */
 #include "helper.h"
+#include "zygote.h"
 
 /* Last two: built-in default and ceiling (ms, bytes, counts), for a helper.conf without them. */
 const struct limit_desc limit_descs[LIM_COUNT] = {
@@ -81,8 +82,8 @@ static int check_path(const char *what, const char *path, char *err, size_t errl
         return set_error(err, errlen, "%s \"%s\" must be an absolute path without . or .. components", what, path);
 }
 
-/* Every option but --probe and --version takes the next word, arg, as its
- * value; arg is NULL when there is none. */
+/* Every option but --probe, --version and --zygote takes the next word,
+ * arg, as its value; arg is NULL when there is none. */
 static int apply_option(struct request *rq, const char *opt, const char *arg, char *err, size_t errlen)
 {
         int limit = limit_option(opt);
@@ -125,6 +126,21 @@ static int apply_option(struct request *rq, const char *opt, const char *arg, ch
         return 0;
 }
 
+/* --zygote runs sbx's zygote and nothing else: it keeps capabilities in its
+ * own user namespace (supervise.c), so no other program may ask for them. */
+static int check_zygote(const struct request *rq, int words, char *err, size_t errlen)
+{
+        char *const *a = rq->argv;
+
+        if (rq->workdir)
+                return set_error(err, errlen, "--zygote takes no --workdir or --private-workdir");
+        if (words != 5 || !path_is_clean(a[0]) || !is(a[1], "-I") || !is(a[2], "-B") || !is(a[3], "-c") ||
+            !is(a[4], sbx_zygote_source))
+                return set_error(err, errlen, "--zygote runs only PYTHON -I -B -c ZYGOTE, PYTHON an absolute "
+                                 "path, ZYGOTE sbx's own zygote source (frontend/zygote.py of this build)");
+        return 0;
+}
+
 int request_parse(struct request *rq, int argc, char *const argv[], char *err, size_t errlen)
 {
         int i;
@@ -134,6 +150,8 @@ int request_parse(struct request *rq, int argc, char *const argv[], char *err, s
         for (i = 1; i < argc && !is(argv[i], "--"); i++) {
                 if (is(argv[i], "--probe") || is(argv[i], "--version"))
                         rq->mode = is(argv[i], "--probe") ? MODE_PROBE : MODE_VERSION;
+                else if (is(argv[i], "--zygote"))
+                        rq->zygote = true;
                 else if (apply_option(rq, argv[i], i + 1 < argc ? argv[i + 1] : NULL, err, errlen) < 0)
                         return -1;
                 else
@@ -146,5 +164,5 @@ int request_parse(struct request *rq, int argc, char *const argv[], char *err, s
         if (i + 1 >= argc || argv[i + 1][0] == '\0')
                 return set_error(err, errlen, "no program given after \"--\"");
         rq->argv = argv + i + 1;
-        return 0;
+        return rq->zygote ? check_zygote(rq, argc - i - 1, err, errlen) : 0;
 }

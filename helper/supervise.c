@@ -3,6 +3,7 @@
  * candidate and reaps everything; the candidate drops to the caller and execs.
  * Init and the candidate fill in the outcome they share with the supervisor
  * (a MAP_SHARED page, gone at exec): die()'s message, nproc_mode, the status. */
+#include <linux/capability.h>
 #include <linux/sched.h>
 #include <net/if.h>
 #include <poll.h>
@@ -19,6 +20,8 @@
 
 /* The network namespace is the supervisor's (make_net). */
 #define NS_FLAGS (CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP)
+/* What the zygote needs in its own user namespace (docs/warm.md) */
+#define ZYGOTE_CAPS (1ULL << CAP_SYS_ADMIN | 1ULL << CAP_NET_ADMIN | 1ULL << CAP_SETPCAP)
 
 struct run {
         const struct request *rq;
@@ -69,12 +72,15 @@ static char cap_process_count(const struct run *run, int init_sock)
         rlim_t nproc = run->rq->limit[LIM_NPROC];
         char mode = unshare(CLONE_NEWUSER) == 0 ? 'u' : 'r';
 
+        /* Its capabilities are only ever those of a user namespace of its own. */
+        if (mode != 'u' && run->rq->zygote)
+                die_errno("--zygote needs unprivileged user namespaces, refused here");
         if (write(init_sock, &mode, 1) != 1 || (mode != 'u' && read(init_sock, &mode, 1) != 1))
                 die("init did not answer");
         if (mode == 'c')
                 return mode;    /* pids.max caps the run; RLIMIT_NPROC stays unlimited */
         if (mode == 'u')
-                privs_clear_caps();
+                privs_clear_caps(run->rq->zygote ? ZYGOTE_CAPS : 0);
         else
                 nproc += (rlim_t)limits_count_processes(run->host_proc, run->who->uid);
         limits_set(RLIMIT_NPROC, "nproc", nproc, nproc);
@@ -109,7 +115,9 @@ __attribute__((noreturn)) static void candidate_main(const struct run *run, int 
         /* Every fd but 0-2 goes at exec. */
         if (syscall(SYS_close_range, 3, ~0U, CLOSE_RANGE_CLOEXEC) < 0)
                 die_errno("close_range");
-        if (sbx_seccomp_install() < 0)
+        /* Not the zygote's: it denies the unshare and mount it needs; its
+         * per-sample children install it before any sample code runs. */
+        if (!run->rq->zygote && sbx_seccomp_install() < 0)
                 die_errno("seccomp filter");
         /* Init's 'u': the id maps are there, the program sees its own uid. */
         if (mode == 'u' && read(init_sock, &mode, 1) != 1)
@@ -235,7 +243,7 @@ __attribute__((noreturn)) static void init_main(struct run *run)
         close_fdp(&run->cg.dir);
         close_fdp(&run->cg.host_ns);
         /* Out of the candidate's reach, and able to do no more than reap. */
-        privs_become_init(run->who);
+        privs_become_root(run->who->uid);
         if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 || sbx_seccomp_install() < 0)
                 die_errno("confine init");
         exit_if_orphaned(run);

@@ -148,6 +148,17 @@ int write_file_at(int dirfd, const char *path, const char *text)
         return 0;
 }
 
+/* Up to len - 1 bytes of the file, NUL-terminated; the count, or -1. */
+ssize_t read_file_at(int dirfd, const char *path, char *buf, size_t len)
+{
+        auto_fd fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
+        ssize_t n = fd < 0 ? -1 : read(fd, buf, len - 1);
+
+        if (n >= 0)
+                buf[n] = '\0';
+        return n;
+}
+
 /* SBX_TRACE=N, sbx-run's start on CLOCK_MONOTONIC in ns: when a phase ended,
  * on stderr, on sbx-run's time line. Only printed, never a decision. */
 void trace_mark(long long base_ns, const char *phase)

@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include "helper.h"
+#include "zygote.h"
 
 #define ARGV(...) ((char *const[]){ "sbx-helper", __VA_ARGS__, NULL })
 #define ARGC(...) ((int)(sizeof((char *[]){ "sbx-helper", __VA_ARGS__ }) / sizeof(char *)))
@@ -144,6 +145,44 @@ static void test_ro_bind_count_is_capped(void **state)
         assert_non_null(strstr(err, "too many"));
 }
 
+/* --zygote: only PYTHON -I -B -c <the built-in source>, PYTHON absolute. */
+static void test_zygote_runs_only_the_zygote(void **state)
+{
+        size_t len = strlen(sbx_zygote_source);
+        char *changed = strdup(sbx_zygote_source), *longer = malloc(len + 2);
+        char *src = (char *)sbx_zygote_source;        /* argv words are char * */
+        struct request rq;
+        char err[SBX_ERRLEN];
+
+        assert_int_equal(PARSE(&rq, err, "--zygote", "--", "/usr/bin/python3", "-I", "-B", "-c", src), 0);
+        assert_true(rq.zygote);
+        assert_int_equal(PARSE(&rq, err, "--zygote", "--ro-bind", "/opt/v", "--env", "A=1", "--timeout", "300",
+                               "--", "/opt/v/bin/python", "-I", "-B", "-c", src), 0);
+        assert_int_equal(PARSE(&rq, err, "--", "/usr/bin/python3", "-I", "-B", "-c", src), 0);
+        assert_false(rq.zygote);
+        assert_non_null(changed);
+        assert_non_null(longer);
+        changed[len / 2] ^= 1;
+        memcpy(longer, src, len);
+        strcpy(longer + len, " ");
+        REFUSED("another program", "--zygote", "--", "/bin/sh", "-c", src);
+        REFUSED("other code", "--zygote", "--", "/usr/bin/python3", "-I", "-B", "-c", "print(1)");
+        REFUSED("one byte changed", "--zygote", "--", "/usr/bin/python3", "-I", "-B", "-c", changed);
+        REFUSED("one byte more", "--zygote", "--", "/usr/bin/python3", "-I", "-B", "-c", longer);
+        REFUSED("a prefix of it", "--zygote", "--", "/usr/bin/python3", "-I", "-B", "-c", "");
+        REFUSED("an extra word", "--zygote", "--", "/usr/bin/python3", "-I", "-B", "-c", src, "x");
+        REFUSED("no -B", "--zygote", "--", "/usr/bin/python3", "-I", "-c", src);
+        REFUSED("flags swapped", "--zygote", "--", "/usr/bin/python3", "-B", "-I", "-c", src);
+        REFUSED("relative python", "--zygote", "--", "python3", "-I", "-B", "-c", src);
+        REFUSED("python with ..", "--zygote", "--", "/usr/../usr/bin/python3", "-I", "-B", "-c", src);
+        REFUSED("with --workdir", "--zygote", "--workdir", "/w", "--", "/usr/bin/python3", "-I", "-B", "-c", src);
+        REFUSED("with --private-workdir", "--private-workdir", "/w", "--zygote", "--",
+                "/usr/bin/python3", "-I", "-B", "-c", src);
+        REFUSED("no program", "--zygote", "--");
+        free(changed);
+        free(longer);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -154,6 +193,7 @@ int main(void)
                 cmocka_unit_test(test_bad_paths_and_env_are_refused),
                 cmocka_unit_test(test_usage_errors),
                 cmocka_unit_test(test_ro_bind_count_is_capped),
+                cmocka_unit_test(test_zygote_runs_only_the_zygote),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
