@@ -12,9 +12,15 @@
 #   bare      ls programs/*.py | xargs -P2 -n1 timeout 3 python3 -I -B
 #             (passed -1: some program failed; xargs does not say how many)
 #   cold      sbx-run --suite humaneval --canonical -j2 (helper tier)
+#   warm-sbx  sbx-run --suite humaneval --canonical -j2 --warm (helper tier:
+#             the real zygote, docs/warm.md)
+#   warm-bwrap the same in the bwrap tier (--tier bwrap --warm)
 # Prints the load before and after every variant, the median walls and CPU
 # times, the prototype's per-phase medians (median over rounds), and the
-# ratios warm/floor (issue 18's goal: <= 2.5) and cold/warm.
+# ratios warm/floor (issue 18's goal: <= 2.5) and cold/warm, and for sbx's
+# own warm runs warm-sbx/floor and warm-bwrap/floor (the goal: <= 2.5 in
+# the helper and bwrap tiers) and cold/warm-sbx. A warm-sbx round whose
+# summary does not say 164 warm counts as not passed (it fell back cold).
 #   As root: sets up the test user and a temp root with the setuid helper
 #   (tests/lib/setup-root.sh) and measures as that user.
 #   ROUNDS=3 (default), BUILD=build, JOBS=2.
@@ -78,6 +84,18 @@ v_cold() {
                 "$py" -c 'import json,sys; print(json.load(sys.stdin)["passed"])')
         echo "$(echo "$(now) - $t0" | bc -l) $passed"
 }
+# sbx_warm TIER: sbx-run --warm in TIER; "passed" is 0 unless all 164 ran warm
+sbx_warm() {
+        local t0 passed
+        t0=$(now)
+        passed=$(user "$SBX_RUN" --tier "$1" --suite humaneval --problems HumanEval.jsonl.gz --canonical \
+                -j "$jobs" --warm --out /tmp/sbx-warm-bench.$$.jsonl --no-progress --json |
+                "$py" -c 'import json,sys; s = json.load(sys.stdin); w = s.get("warm") or {}
+print(s["passed"] if w.get("warm") == 164 else 0)') || true   # a tier that does not work: 0 passed
+        echo "$(echo "$(now) - $t0" | bc -l) ${passed:-0}"
+}
+v_warm_sbx() { sbx_warm helper; }
+v_warm_bwrap() { sbx_warm bwrap; }
 
 echo "warm-bench: HumanEval canonical, -j$jobs, $rounds rounds, as $SBX_TEST_USER," \
         "$(nproc) cpus, $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -85,7 +103,7 @@ tier=$(user "$SBX_RUN" --suite humaneval --problems HumanEval.jsonl.gz --canonic
         --out /tmp/sbx-warm-bench.$$.jsonl --no-progress --json |
         "$py" -c 'import json,sys; s=json.load(sys.stdin); print(s["tier"])')
 echo "warm-bench: sbx-run's tier: $tier"
-variants=(floor warm warm_nn warm_proc bare cold)
+variants=(floor warm warm_nn warm_proc bare cold warm_sbx warm_bwrap)
 declare -A walls cpus passed
 for r in $(seq 1 "$rounds"); do
         order=("${variants[@]}")
@@ -95,7 +113,7 @@ for r in $(seq 1 "$rounds"); do
         for v in "${order[@]}"; do
                 l0=$(load)
                 { read -r w p; read -r c; } < <(run_variant "$v" "$r")
-                printf 'warm-bench: round %d %-9s %6.2f s  cpu %6.2f s  passed %3d/164  load %s -> %s\n' \
+                printf 'warm-bench: round %d %-10s %6.2f s  cpu %6.2f s  passed %3d/164  load %s -> %s\n' \
                         "$r" "$v" "$w" "$c" "$p" "$l0" "$(load)"
                 walls[$v]+="$w "; cpus[$v]+="$c "
                 [ "$p" -eq 164 ] || passed[$v]+="round $r: $p "
@@ -120,7 +138,7 @@ for n, what in (("warm", "per-sample NET"), ("warm-nn", "NET once per worker"),
 PY
 echo "warm-bench: median of $rounds rounds, wall and cpu:"
 for v in "${variants[@]}"; do
-        printf '    %-9s %6.2f s  %6.2f s%s\n' "$v" "${med[$v]}" "${cmed[$v]}" \
+        printf '    %-10s %6.2f s  %6.2f s%s\n' "$v" "${med[$v]}" "${cmed[$v]}" \
                 "${passed[$v]:+  (not 164: ${passed[$v]})}"
 done
 printf 'warm-bench: warm / floor = %.2f (goal <= %s), without per-sample NET %.2f, with /proc %.2f\n' \
@@ -129,6 +147,9 @@ printf 'warm-bench: warm / floor = %.2f (goal <= %s), without per-sample NET %.2
 printf 'warm-bench: cold / warm = %.2f, bare / warm = %.2f, cold / bare = %.2f\n' \
         "$(echo "${med[cold]} / ${med[warm]}" | bc -l)" "$(echo "${med[bare]} / ${med[warm]}" | bc -l)" \
         "$(echo "${med[cold]} / ${med[bare]}" | bc -l)"
+printf 'warm-bench: sbx-run --warm: warm-sbx / floor = %.2f, warm-bwrap / floor = %.2f (goal <= %s), cold / warm-sbx = %.2f\n' \
+        "$(echo "${med[warm_sbx]} / ${med[floor]}" | bc -l)" "$(echo "${med[warm_bwrap]} / ${med[floor]}" | bc -l)" \
+        "$goal" "$(echo "${med[cold]} / ${med[warm_sbx]}" | bc -l)"
 printf 'warm-bench: in cpu: warm / floor = %.2f, without per-sample NET %.2f, cold / warm = %.2f\n' \
         "$(echo "${cmed[warm]} / ${cmed[floor]}" | bc -l)" "$(echo "${cmed[warm_nn]} / ${cmed[floor]}" | bc -l)" \
         "$(echo "${cmed[cold]} / ${cmed[warm]}" | bc -l)"

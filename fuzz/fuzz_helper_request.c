@@ -3,12 +3,14 @@
  * helper controls completely. Input: the arguments, separated by NUL
  * bytes. Properties beyond "no crash": a refusal always says why; an
  * accepted run request has a program, a workdir that the other checks
- * will vet, and bounded list sizes. */
+ * will vet, and bounded list sizes; an accepted --zygote one is
+ * PYTHON -I -B -c <the built-in zygote source>, without a workdir. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "fuzz_input.h"
 #include "helper.h"
+#include "zygote.h"
 
 #define FUZZ_MAX_ARGS 512
 
@@ -33,6 +35,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 if (!rq.argv || !rq.argv[0])
                         abort();        /* a run without a program */
                 if (rq.n_ro_binds > SBX_MAX_RO_BINDS || rq.n_env > SBX_MAX_ENV)
+                        abort();
+                /* --zygote runs the built-in zygote only, never with a workdir. */
+                if (rq.zygote && (rq.workdir || strcmp(rq.argv[4], sbx_zygote_source) != 0 || rq.argv[5]))
                         abort();
         }
         /* Each limit's value parser on its own, on the whole input. */

@@ -64,16 +64,18 @@ unit: run-unit
 FULL_TESTS := tests/suites/humaneval.t tests/suites/humanevalplus.t \
               tests/suites/codegen_subset.t tests/suites/ldb_solution.t \
               tests/suites/classeval.t tests/hardened/no-userns-rerun.t \
-              tests/slurm/slurm.t
+              tests/slurm/slurm.t tests/suites/warm_full.t
 INTEGRATION_TESTS := $(foreach a,helper escape frontend warm suites python hardened slurm,$(sort $(wildcard tests/$(a)/*.t)))
 CHECK_TESTS := $(filter-out $(FULL_TESTS),$(INTEGRATION_TESTS))
 # Run alone, before the others run PROVE_JOBS at a time: fork bombs (the
 # test user's process count is shared by all its runs, and rlimit mode
 # counts the caller's processes), kill(-1) as the test user, and -j at its
-# ceiling (256 runs of the test user at once).
+# ceiling (256 runs of the test user at once); escape/warm.t has a fork bomb
+# and kill(-1) too.
 SERIAL_TESTS := tests/escape/bombs.t tests/escape/signals.t tests/escape/daemon.t \
                 tests/frontend/hostile.t tests/hardened/no-userns-helper.t \
-                tests/hardened/pids-cgroup.t tests/suites/jobs_ceiling.t
+                tests/hardened/pids-cgroup.t tests/suites/jobs_ceiling.t \
+                tests/escape/warm.t
 PROVE_JOBS ?= 2
 
 integration: all $(TRY_SYSCALL) $(WRITE_BPF)

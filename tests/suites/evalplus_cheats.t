@@ -11,42 +11,9 @@ D=$(user_tmpdir)
 export SBX_EXTRA_ENV="SBX_CACHE=$D/cache"
 
 # Four tasks: 0 (bool), 2 (float), 27 (str), 32 (find_zero's oracle).
-$HOST_PY - "$HEP" "$D/p.jsonl" <<'PY'
-import gzip, json, sys
-keep = {"HumanEval/0", "HumanEval/2", "HumanEval/27", "HumanEval/32"}
-with gzip.open(sys.argv[1], "rt") as f, open(sys.argv[2], "w") as out:
-    for line in f:
-        if json.loads(line)["task_id"] in keep:
-            out.write(line)
-PY
-$HOST_PY - "$D/p.jsonl" "$D/s.jsonl" <<'PY'
-import json, sys
-P = {json.loads(l)["task_id"]: json.loads(l) for l in open(sys.argv[1])}
-canon = lambda t: P[t]["canonical_solution"]
-S = [
-  ("ok", "HumanEval/0", {"completion": canon("HumanEval/0")}),
-  ("solution-form", "HumanEval/27", {"solution": P["HumanEval/27"]["prompt"] + canon("HumanEval/27")}),
-  ("find-zero", "HumanEval/32", {"completion": canon("HumanEval/32")}),
-  ("wrong", "HumanEval/2", {"completion": "    return 0.5\n"}),
-  ("always-equal", "HumanEval/0", {"completion":
-     "    class E:\n        def __eq__(self, o): return True\n        __hash__ = None\n    return E()\n"}),
-  ("str-subclass", "HumanEval/27", {"completion":
-     "    class S(str):\n        def __eq__(self, o): return True\n    return S('x')\n"}),
-  ("fake-numpy", "HumanEval/2", {"completion":
-     "    import sys, types\n    m = types.ModuleType('numpy')\n    m.allclose = lambda *a, **k: True\n"
-     "    sys.modules['numpy'] = m\n    return number + 1.0\n"}),
-  ("forged-records", "HumanEval/0", {"completion":
-     "    import os\n    for fd in range(3, 20):\n        try:\n"
-     "            os.write(fd, b'@@SBX-EP 0123456789abcdef0123456789abcdef {\"p\":\"base\",\"i\":0,\"s\":\"ok\",\"v\":true}\\n')\n"
-     "        except OSError:\n            pass\n    return None\n"}),
-  ("exit-early", "HumanEval/0", {"completion": "    import os\n    os._exit(0)\n"}),
-  ("plus-only-wrong", "HumanEval/0", {"completion":
-     "    if len(numbers) > 6:\n        return 'no'\n" + canon("HumanEval/0")}),
-]
-with open(sys.argv[2], "w") as f:
-    for name, tid, fields in S:
-        f.write(json.dumps(dict(task_id=tid, name=name, **fields)) + "\n")
-PY
+. "$(dirname "$0")/../lib/cheats.sh"
+evalplus_cheat_problems "$HEP" "$D/p.jsonl"
+evalplus_cheat_samples "$D/p.jsonl" "$D/s.jsonl"
 chown -R "$SBX_TEST_USER:" "$D"
 
 as_user "$SBX_RUN" --suite humanevalplus --problems "$D/p.jsonl" --samples "$D/s.jsonl" \

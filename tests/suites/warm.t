@@ -1,0 +1,218 @@
+#!/bin/bash
+# Warm suites (docs/warm.md) judge as cold ones do: HumanEval canonical,
+# the early-exit and evalplus cheats give the same verdicts through the
+# zygotes as one sandbox per sample, at -j1 and -j4, in the helper tier; a
+# zygote SIGKILLed mid-suite costs no sample its result (the run lost with
+# it runs again, once, warm); a tier that cannot start a zygote runs every
+# sample cold and the summary says why.
+. "$(dirname "$0")/../lib/lib.sh"
+. "$(dirname "$0")/../lib/cheats.sh"
+require_test_root
+HE=$SBX_DATA/humaneval
+HEP=$SBX_DATA/humanevalplus/HumanEvalPlus.jsonl.gz
+D=$(user_tmpdir)
+chmod 0755 "$D"
+
+# sbx ARGS...: sbx-run as the test user in the helper tier, under an outer
+# timeout; sets rc.
+sbx() {
+        rc=0
+        as_user env SBX_HELPER="$SBX_HELPER" ${SBX_CACHE:+SBX_CACHE=$SBX_CACHE} \
+                timeout -k 5 300 "$SBX_RUN" --tier helper --no-progress "$@" || rc=$?
+}
+# verdicts RESULTS: one line per sample in sample order (sbx_index): its
+# task, passed, result, status and evalplus's statuses when there, the
+# per-run scratch paths masked; timings left out.
+verdicts() {
+        "$HOST_PY" - "$1" <<'PY'
+import json, re, sys
+rows = sorted((json.loads(l) for l in open(sys.argv[1])), key=lambda r: r["sbx_index"])
+for r in rows:
+    v = [str(r.get(k)) for k in ("sbx_index", "task_id", "passed", "result", "status",
+                                 "base_status", "plus_status") if k in r]
+    print(re.sub(r"/tmp/sbx-[A-Za-z0-9_.-]*", "/tmp/SBX", "\t".join(v)))
+PY
+}
+# warm_of SUMMARY_JSON: "WARM COLD COLD_WHY" from the summary's warm object.
+warm_of() {
+        "$HOST_PY" -c 'import json,sys
+w = json.load(open(sys.argv[1])).get("warm") or {}
+print(w.get("warm"), w.get("cold"), w.get("cold_why"))' "$1" 2>/dev/null || echo "no summary"
+}
+field() { "$HOST_PY" -c 'import json,sys; print(json.load(open(sys.argv[1])).get(sys.argv[2]))' "$1" "$2" 2>/dev/null; }
+same() { # same NAME A B: the verdict lists are equal, else the first difference
+        if cmp -s "$2" "$3"; then ok "$1"; else
+                not_ok "$1"; diag "$(diff "$2" "$3" | head -n 6)"; fi
+}
+
+# ---- HumanEval canonical: warm and cold, -j1 and -j4 ------------------------
+for mode in cold warm; do
+        for j in 1 4; do
+                t0=$(date +%s.%N)
+                sbx --suite humaneval --problems "$HE/HumanEval.jsonl.gz" --canonical -j "$j" \
+                        "--$mode" --out "$D/he.$mode.$j.jsonl" --json > "$D/he.$mode.$j.json" 2> "$D/he.$mode.$j.err"
+                diag "humaneval --$mode -j$j: $(echo "$(date +%s.%N) - $t0" | bc) s"
+                is "humaneval canonical --$mode -j$j runs to its end" "$rc" 0
+                [ "$rc" -eq 0 ] || diag "$(head -c 400 "$D/he.$mode.$j.err")"
+                is "humaneval canonical --$mode -j$j: in the helper tier" \
+                        "$(field "$D/he.$mode.$j.json" session_tier)" helper
+                is "humaneval canonical --$mode -j$j: 164 of 164 pass" \
+                        "$(field "$D/he.$mode.$j.json" passed)/$(field "$D/he.$mode.$j.json" samples)" "164/164"
+                verdicts "$D/he.$mode.$j.jsonl" > "$D/he.$mode.$j.v" 2>&1
+        done
+done
+is "humaneval: the cold -j1 run has 164 result lines" "$(wc -l < "$D/he.cold.1.v")" 164
+for j in 1 4; do
+        same "humaneval --warm -j$j: verdicts identical to --cold -j1, sample for sample" \
+                "$D/he.cold.1.v" "$D/he.warm.$j.v"
+        is "humaneval --warm -j$j: the summary says 164 warm, 0 cold" \
+                "$(warm_of "$D/he.warm.$j.json")" "164 0 None"
+done
+same "humaneval --cold -j4: verdicts identical to --cold -j1" "$D/he.cold.1.v" "$D/he.cold.4.v"
+check "a --cold run's summary has no warm object" \
+        "$HOST_PY" -c 'import json,sys; sys.exit("warm" in json.load(open(sys.argv[1])))' "$D/he.cold.1.json"
+
+# ---- the cheats of early_exit.t and evalplus_cheats.t, warm and cold --------
+early_exit_samples "$D/early.jsonl"
+evalplus_cheat_problems "$HEP" "$D/ep.p.jsonl"
+evalplus_cheat_samples "$D/ep.p.jsonl" "$D/ep.s.jsonl"
+chown -R "$SBX_TEST_USER:" "$D"
+for mode in cold warm; do
+        sbx --suite humaneval --problems "$HE/example_problem.jsonl" --samples "$D/early.jsonl" \
+                -j 2 "--$mode" --out "$D/early.$mode.jsonl" --json > "$D/early.$mode.json" 2> "$D/early.$mode.err"
+        is "early-exit cheats --$mode run to their end" "$rc" 0
+        verdicts "$D/early.$mode.jsonl" > "$D/early.$mode.v" 2>&1
+        SBX_CACHE=$D/cache.$mode sbx --suite humanevalplus --problems "$D/ep.p.jsonl" \
+                --samples "$D/ep.s.jsonl" -j 2 "--$mode" --out "$D/ep.$mode.jsonl" --json \
+                > "$D/ep.$mode.json" 2> "$D/ep.$mode.err"
+        is "evalplus cheats --$mode run to their end" "$rc" 0
+        verdicts "$D/ep.$mode.jsonl" > "$D/ep.$mode.v" 2>&1
+done
+is "early-exit cheats: 11 verdicts cold" "$(wc -l < "$D/early.cold.v")" 11
+is "early-exit cheats: only the control passes cold" "$(grep -c $'\tTrue\t' "$D/early.cold.v")" 1
+same "early-exit cheats: warm verdicts identical to cold" "$D/early.cold.v" "$D/early.warm.v"
+is "early-exit cheats --warm: all 11 ran warm" "$(warm_of "$D/early.warm.json")" "11 0 None"
+is "evalplus cheats: 10 verdicts cold" "$(wc -l < "$D/ep.cold.v")" 10
+same "evalplus cheats: warm verdicts (base, plus, passed) identical to cold" "$D/ep.cold.v" "$D/ep.warm.v"
+got=$(warm_of "$D/ep.warm.json")
+check "evalplus cheats --warm: their runs went warm, none cold ($got)" \
+        "$HOST_PY" -c 'import sys; w, c = sys.argv[1].split()[:2]; sys.exit(not (int(w) > 0 and int(c) == 0))' "$got"
+
+# ---- a zygote SIGKILLed mid-suite -------------------------------------------
+# 40 samples of 0.3 s at -j2. The zygote is the topmost python process of
+# the test user whose command line holds the zygote's source (its first
+# line): its forks A, B and C carry the same command line (C runs the
+# sample through exec(), not execve), the helper's argv may too.
+marker=$(head -n 1 "$SBX_REPO/frontend/zygote.py" 2>/dev/null)
+K=$D/kill
+mkdir -m 0755 "$K"
+"$HOST_PY" - "$K" <<'PY'
+import json, os, sys
+d = sys.argv[1]
+with open(os.path.join(d, "problems.jsonl"), "w") as f:
+    f.write(json.dumps({"task_id": "sleep/0", "check": "print('done')"}) + "\n")
+json.dump({"problems": "problems.jsonl", "timeout": 10, "template": "{completion}\n{check}\n"},
+          open(os.path.join(d, "suite.json"), "w"))
+with open(os.path.join(d, "samples.jsonl"), "w") as f:
+    for i in range(40):
+        f.write(json.dumps({"task_id": "sleep/0", "n": i,
+                            "completion": "import time\ntime.sleep(0.3)\nx = %d" % i}) + "\n")
+PY
+chown -R "$SBX_TEST_USER:" "$K"
+# zygote_pids: the zygotes of the test user now, one pid a line.
+zygote_pids() {
+        "$HOST_PY" - "$(id -u "$SBX_TEST_USER")" "$marker" <<'PY'
+import os, sys
+uid, marker = sys.argv[1], sys.argv[2].encode()
+procs = {}
+for p in os.listdir("/proc"):
+    if not p.isdigit():
+        continue
+    try:
+        st = open("/proc/%s/status" % p).read()
+        if st.split("Uid:")[1].split()[0] != uid:
+            continue
+        if marker not in open("/proc/%s/cmdline" % p, "rb").read():
+            continue
+        if "python" not in os.path.basename(os.readlink("/proc/%s/exe" % p)):
+            continue
+        procs[p] = st.split("PPid:")[1].split()[0]
+    except (OSError, IndexError):
+        continue
+for p, ppid in sorted(procs.items()):
+    if ppid not in procs:
+        print(p)
+PY
+}
+alive() { # alive PID: running, not a zombie
+        local s; s=$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null) || return 1
+        [ -n "$s" ] && [ "$s" != Z ]
+}
+if [ -z "$marker" ]; then
+        not_ok "the zygote's source ($SBX_REPO/frontend/zygote.py) gives a marker to find it by"
+else
+        rc=0
+        as_user env SBX_HELPER="$SBX_HELPER" timeout -k 5 300 "$SBX_RUN" --tier helper --no-progress \
+                --suite "$K/suite.json" --samples "$K/samples.jsonl" -j 2 --warm \
+                --out "$K/results.jsonl" --json > "$K/summary.json" 2> "$K/err" &
+        bg=$!
+        zpid=
+        seen=0
+        for _ in $(seq 1 300); do   # up to 30 s for a zygote that has served a few samples
+                zpid=$(zygote_pids | head -n 1)
+                [ -n "$zpid" ] && seen=$((seen + 1))
+                [ -n "$zpid" ] && { [ "$seen" -ge 20 ] ||
+                        [ "$( (wc -l < "$K/results.jsonl") 2>/dev/null || echo 0)" -ge 4 ]; } && break
+                kill -0 "$bg" 2>/dev/null || break
+                sleep 0.1
+        done
+        killed=no
+        if [ -n "$zpid" ] && alive "$zpid" && kill -KILL "$zpid"; then
+                for _ in $(seq 1 50); do alive "$zpid" || { killed=yes; break; }; sleep 0.1; done
+        fi
+        done_before=$( (wc -l < "$K/results.jsonl") 2>/dev/null || echo 0)
+        wait "$bg" || rc=$?
+        is "a zygote (pid ${zpid:-none found}) was found mid-suite, SIGKILLed, and is gone" "$killed" yes
+        diag "killed after $done_before of 40 results; zygotes seen: $(zygote_pids | tr '\n' ' ')"
+        is "the suite with its zygote killed runs to its end" "$rc" 0
+        [ "$rc" -eq 0 ] || diag "$(head -c 400 "$K/err")"
+        got=$("$HOST_PY" - "$K/results.jsonl" <<'PY' 2>&1
+import collections, json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+n = collections.Counter(r["n"] for r in rows)
+print(len(rows), sorted(n) == list(range(40)) and set(n.values()) == {1},
+      sum(r["passed"] for r in rows))
+PY
+)
+        is "every sample has exactly one result line, and all 40 pass" "$got" "40 True 40"
+        is "the summary counts all 40 warm (the lost run ran again on a fresh zygote)" \
+                "$(warm_of "$K/summary.json")" "40 0 None"
+        is "no zygote of the test user is left after the suite" "$(zygote_pids | wc -l)" 0
+fi
+
+# ---- a tier that cannot start a zygote --------------------------------------
+"$HOST_PY" - "$HE/HumanEval.jsonl.gz" "$D/he10.jsonl" <<'PY'
+import gzip, sys
+with gzip.open(sys.argv[1], "rt") as f, open(sys.argv[2], "w") as out:
+    out.writelines(l for i, l in zip(range(10), f))
+PY
+chown "$SBX_TEST_USER:" "$D/he10.jsonl"
+rc=0
+as_user timeout -k 5 120 "$SBX_RUN" --tier rlimit --warm --no-progress --suite humaneval \
+        --problems "$D/he10.jsonl" --canonical --out "$D/rl.jsonl" --json > "$D/rl.json" 2> "$D/rl.err" || rc=$?
+is "--tier rlimit --warm runs to its end" "$rc" 0
+is "--tier rlimit --warm: 10 of 10 pass" "$(field "$D/rl.json" passed)/$(field "$D/rl.json" samples)" "10/10"
+got=$(warm_of "$D/rl.json")
+is "--tier rlimit --warm: every sample has its result, in the rlimit tier" \
+        "$("$HOST_PY" -c 'import json,sys; r=[json.loads(l) for l in open(sys.argv[1])]; print(len(r), {x["tier"] for x in r})' "$D/rl.jsonl" 2>&1)" \
+        "10 {'rlimit'}"
+case $got in
+"0 10 "*rlimit*) ok "... the summary counts 10 cold and names the tier as why ($got)" ;;
+*) not_ok "... the summary counts 10 cold and names the tier as why"; diag "got '$got'" ;;
+esac
+rc=0
+as_user timeout -k 5 120 "$SBX_RUN" --tier rlimit --warm --no-progress --suite humaneval \
+        --problems "$D/he10.jsonl" --canonical --out "$D/rl2.jsonl" > "$D/rl2.txt" 2> "$D/rl2.err" || rc=$?
+check "--tier rlimit --warm: the text summary's warm line says 0 warm, 10 cold, and why" \
+        grep -Eq '^  warm: 0 runs through zygotes, 10 cold: .*rlimit' "$D/rl2.txt"
+done_testing

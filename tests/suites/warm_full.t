@@ -1,0 +1,75 @@
+#!/bin/bash
+# Warm and cold give the same verdicts on the long suites (check-full):
+# HumanEval+ (OriginFmt and evalplus's native file, canonical), ClassEval
+# (canonical and GPT-4-Turbo's greedy samples), the CodeGen-16B subset of
+# codegen_subset.t (shard 0/50), at -j4, and HumanEval+ OriginFmt's shard
+# 0/8 at -j1, in the helper tier. The unshipped data comes from
+# $SBX_TEST_DATA (default ../shared/suites): a part without it is skipped,
+# saying so.
+. "$(dirname "$0")/../lib/lib.sh"
+require_test_root
+D=$(user_tmpdir)
+export SBX_EXTRA_ENV="SBX_CACHE=$D/cache SBX_HELPER=$SBX_HELPER"
+
+# verdicts RESULTS: one line per sample in sample order, the verdict
+# fields only (no timings), the per-run scratch paths masked.
+verdicts() {
+        "$HOST_PY" - "$1" <<'PY'
+import json, re, sys
+rows = sorted((json.loads(l) for l in open(sys.argv[1])), key=lambda r: r["sbx_index"])
+keys = ("sbx_index", "task_id", "passed", "result", "status", "base_status", "plus_status",
+        "class_result", "fun_results", "test_classes")
+for r in rows:
+    v = [json.dumps(r.get(k), sort_keys=True) for k in keys if k in r]
+    print(re.sub(r"/tmp/sbx-[A-Za-z0-9_.-]*", "/tmp/SBX", "\t".join(v)))
+PY
+}
+warm_of() {
+        "$HOST_PY" -c 'import json,sys
+w = json.load(open(sys.argv[1])).get("warm") or {}
+print(w.get("warm"), w.get("cold"), w.get("cold_why"))' "$1" 2>/dev/null || echo "no summary"
+}
+# compare NAME ARGS...: the suite run --cold and --warm; same verdicts, all warm
+compare() {
+        local name=$1 m rc; shift
+        for m in cold warm; do
+                rc=0
+                as_user timeout -k 5 1800 "$SBX_RUN" --tier helper --no-progress "$@" "--$m" \
+                        --out "$D/$name.$m.jsonl" --json > "$D/$name.$m.json" 2> "$D/$name.$m.err" || rc=$?
+                is "$name --$m: exits 0" "$rc" 0
+                [ "$rc" -eq 0 ] || diag "$(head -c 400 "$D/$name.$m.err")"
+                verdicts "$D/$name.$m.jsonl" > "$D/$name.$m.v" 2>&1
+        done
+        local n; n=$(wc -l < "$D/$name.cold.v")
+        check "$name: the cold run has results ($n)" test "$n" -gt 0
+        if cmp -s "$D/$name.cold.v" "$D/$name.warm.v"; then ok "$name: warm verdicts identical to cold ($n samples)"
+        else not_ok "$name: warm verdicts identical to cold"; diag "$(diff "$D/$name.cold.v" "$D/$name.warm.v" | head -n 6 | cut -c1-300)"; fi
+        local w; w=$(warm_of "$D/$name.warm.json")
+        if [ "${w##* }" = None ] && [ "${w%% *}" -gt 0 ] 2>/dev/null && [ "$(cut -d' ' -f2 <<<"$w")" = 0 ]; then
+                ok "$name --warm: its runs went warm, none cold ($w)"
+        else not_ok "$name --warm: its runs went warm, none cold"; diag "got '$w'"; fi
+}
+skip_part() { ok "# SKIP $1: ${2#"$SBX_DATA"/} is not shipped and SBX_TEST_DATA has no copy"; }
+
+HEP=$SBX_DATA/humanevalplus
+compare heplus-originfmt-j4 --suite humanevalplus --problems "$HEP/HumanEvalPlus-OriginFmt.jsonl.gz" \
+        --canonical --timeout 20 -j 4
+compare heplus-originfmt-j1-shard0of8 --suite humanevalplus --problems "$HEP/HumanEvalPlus-OriginFmt.jsonl.gz" \
+        --canonical --timeout 20 -j 1 --shard 0/8
+compare heplus-native-j4 --suite humanevalplus --problems "$HEP/HumanEvalPlus.jsonl.gz" --canonical -j 4
+
+CE=$SBX_DATA/classeval
+if [ -r "$CE/ClassEval_data.json" ]; then
+        compare classeval-canonical-j4 --suite classeval --problems "$CE/ClassEval_data.json" --canonical --k 1 -j 4
+        if [ -r "$CE/model_outputs/GPT-4-Turbo_class_H_greedy.json" ]; then
+                compare classeval-gpt4-j4 --suite classeval --problems "$CE/ClassEval_data.json" \
+                        --samples "$CE/model_outputs/GPT-4-Turbo_class_H_greedy.json" --k 1 -j 4
+        else skip_part "ClassEval GPT-4-Turbo" "$CE/model_outputs/GPT-4-Turbo_class_H_greedy.json"; fi
+else skip_part ClassEval "$CE/ClassEval_data.json"; fi
+
+CG=$SBX_DATA/humaneval/model_samples/codegen16b_t0.8_n100.jsonl
+if [ -r "$CG" ]; then
+        compare codegen16b-shard0of50-j4 --suite humaneval --problems "$SBX_DATA/humaneval/HumanEval.jsonl.gz" \
+                --samples "$CG" --shard 0/50 -j 4
+else skip_part "CodeGen-16B subset" "$CG"; fi
+done_testing
