@@ -339,7 +339,8 @@ out:
 }
 
 /* Why a run cannot go warm (true), in why. */
-static bool not_warm(const struct sandbox *sb, const struct run_spec *spec, char *why, size_t len)
+static bool not_warm(const struct sandbox *sb, const struct warm_pool *p, const struct sbx_run *r,
+                     const struct run_spec *spec, char *why, size_t len)
 {
         char *const *a = spec->argv;
 
@@ -354,6 +355,12 @@ static bool not_warm(const struct sandbox *sb, const struct run_spec *spec, char
                          spec->workdir);
         else if (count_strs(spec->workdir_files) + 3 > MSG_MAX_FDS)
                 snprintf(why, len, "more than %d workdir files", MSG_MAX_FDS - 3);
+        /* The admin's ceilings bind warm runs too: one above them runs
+         * cold, where the helper refuses it as it refuses any. */
+        else if ((p->max.timeout_s > 0 && (double)r->timeout_ms > p->max.timeout_s * 1000) ||
+                 (p->max.cpu_s > 0 && (double)r->cpu_limit_s > p->max.cpu_s))
+                snprintf(why, len, "a run's limits are above the helper's ceilings "
+                         "(timeout %.3f s, cpu %.0f s)", p->max.timeout_s, p->max.cpu_s);
         else
                 return false;
         return true;
@@ -467,7 +474,8 @@ int warm_run_start(struct sandbox *sb, const struct run_spec *spec, struct sbx_r
                 p->cold++;
                 return 0;
         }
-        if (not_warm(sb, spec, why, sizeof(why))) {
+        learn_limits(sb, p);
+        if (not_warm(sb, p, r, spec, why, sizeof(why))) {
                 go_cold(p, !sb->tier->build_zygote, why);
                 return 0;
         }
