@@ -161,9 +161,7 @@ static bool run_cgroup_make(struct run_cgroup *cg, const char *controller)
  * init, already in it for the memory controller, counts too). */
 bool run_cgroup_enter_pids(struct run_cgroup *cg, pid_t pid, uint64_t max)
 {
-        uint64_t init_too = cg->has_init;
-
-        return run_cgroup_make(cg, "pids") && cgroup_set(cg, "pids.max", max + init_too, false) &&
+        return run_cgroup_make(cg, "pids") && cgroup_set(cg, "pids.max", max + cg->has_init, false) &&
                cgroup_set(cg, "cgroup.procs", (unsigned long long)pid, false);
 }
 

@@ -4,7 +4,7 @@
 
 #include "helper.h"
 
-#define USAGE "usage: sbx-helper [options] -- PROGRAM [ARG]... | --probe | --version"
+#define USAGE "usage: sbx-helper [options] [--zygote] -- PROGRAM [ARG]... | --probe | --version"
 
 /* From here on a failure is also reported as a setup-error status line. */
 static bool use_status_fd(const struct request *rq)

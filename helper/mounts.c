@@ -16,6 +16,7 @@
 #define SCRATCH_BYTES_PER_INODE 2048
 #define DEV_TMPFS_SIZE "64k"
 #define RO_ATTRS (MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV)
+#define RW_ATTRS (MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV)
 
 /* Nothing the caller names may land on or under the system directories
  * (bound read-only, sbx_system_dirs), nor bind from or to the kernel's. */
@@ -255,11 +256,6 @@ static int make_scratch(int rootfd, const struct caller *who)
         return take_fd(&scratch);
 }
 
-static void bind_scratch(int scratch, const char *name, int rootfd, const char *path, const struct caller *who)
-{
-        bind_dir(scratch, name, rootfd, path, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, who);
-}
-
 static void add_dev(int rootfd, int scratch, const struct caller *who)
 {
         const char *opts[] = { "size", DEV_TMPFS_SIZE, "mode", "0755", "uid", "0", "gid", "0", NULL };
@@ -276,7 +272,7 @@ static void add_dev(int rootfd, int scratch, const struct caller *who)
         if (mkdirat(dev, "shm", 0755) < 0)
                 die_errno("mkdir /dev/shm");
         attach(dev, rootfd, "/dev", true, who);
-        bind_scratch(scratch, "shm", rootfd, "/dev/shm", who);
+        bind_dir(scratch, "shm", rootfd, "/dev/shm", RW_ATTRS, who);
         if (mount_setattr(dev, "", AT_EMPTY_PATH, &ro, sizeof(ro)) < 0)
                 die_errno("make /dev read-only");
 }
@@ -307,14 +303,14 @@ static void add_proc(int rootfd, const struct caller *who, bool zygote)
 static void add_user_paths(int rootfd, int scratch, const struct request *rq, const struct caller *who,
                            struct sources *src)
 {
-        bind_scratch(scratch, "tmp", rootfd, "/tmp", who);
+        bind_dir(scratch, "tmp", rootfd, "/tmp", RW_ATTRS, who);
         /* A home of / or inside a system directory is no place for a tmpfs. */
         if (strcmp(who->home, "/") != 0 && path_is_clean(who->home) && !path_is_reserved(who->home))
-                bind_scratch(scratch, "home", rootfd, who->home, who);
+                bind_dir(scratch, "home", rootfd, who->home, RW_ATTRS, who);
         if (rq->workdir && rq->private_workdir)
-                bind_scratch(scratch, "work", rootfd, rq->workdir, who);
+                bind_dir(scratch, "work", rootfd, rq->workdir, RW_ATTRS, who);
         else if (rq->workdir)
-                bind_tree(src->workdir_fd, rootfd, rq->workdir, true, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, who);
+                bind_tree(src->workdir_fd, rootfd, rq->workdir, true, RW_ATTRS, who);
         for (size_t i = 0; i < rq->n_ro_binds; i++)
                 bind_tree(src->ro_fds[i], rootfd, rq->ro_binds[i], src->ro_is_dir[i], RO_ATTRS, who);
 }

@@ -19,9 +19,7 @@ static uint64_t caps_present(void)
                (uint64_t)(data[1].effective | data[1].permitted | data[1].inheritable) << 32;
 }
 
-/* A setuid exec gets no more than the bounding set: in a container without
- * these (Docker's default drops CAP_SYS_ADMIN) no sandbox can be built. */
-static int check_bounding_set(char *err, size_t errlen)
+int privs_check_installed(char *err, size_t errlen)
 {
         static const struct { int cap; const char *name, *what; } needed[] = {
                 { CAP_SYS_ADMIN, "CAP_SYS_ADMIN", "create namespaces and mounts" },
@@ -29,6 +27,14 @@ static int check_bounding_set(char *err, size_t errlen)
                 { CAP_MKNOD, "CAP_MKNOD", "create /dev nodes" },
         };
 
+        /* File capabilities would run us without the uid checks setuid gives. */
+        if (geteuid() != 0 && caps_present())
+                return set_error(err, errlen, "installed with file capabilities, not setuid root: "
+                                 "install it setuid root, mode 4750 root:sbx (make install)");
+        if (geteuid() != 0)
+                return set_error(err, errlen, "not installed setuid root");
+        /* A setuid exec gets no more than the bounding set: in a container
+         * without these (Docker's default drops CAP_SYS_ADMIN) no sandbox can be built. */
         for (size_t i = 0; i < sizeof(needed) / sizeof(needed[0]); i++) {
                 if (prctl(PR_CAPBSET_READ, needed[i].cap, 0, 0, 0) != 1)
                         return set_error(err, errlen, "%s is missing from this process's bounding set "
@@ -36,17 +42,6 @@ static int check_bounding_set(char *err, size_t errlen)
                                          needed[i].name, needed[i].what);
         }
         return 0;
-}
-
-int privs_check_installed(char *err, size_t errlen)
-{
-        if (geteuid() == 0)
-                return check_bounding_set(err, errlen);
-        /* File capabilities would run us without the uid checks setuid gives. */
-        if (caps_present())
-                return set_error(err, errlen, "installed with file capabilities, not setuid root: "
-                                 "install it setuid root, mode 4750 root:sbx (make install)");
-        return set_error(err, errlen, "not installed setuid root");
 }
 
 static bool caller_in_group(gid_t primary, gid_t wanted)

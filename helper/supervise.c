@@ -367,8 +367,8 @@ static void write_status(const struct request *rq, const struct caller *who, con
 void supervise_run(const struct request *rq, const struct config *cfg, const struct caller *who,
                    long long trace_ns)
 {
-        struct run run = { .rq = rq, .cfg = cfg, .who = who, .trace_ns = trace_ns };
         struct outcome *out = mmap(NULL, sizeof(*out), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+        struct run run = { .rq = rq, .cfg = cfg, .who = who, .out = out, .trace_ns = trace_ns };
         int pidfd = -1;
         struct timespec start;
         bool timed_out;
@@ -378,7 +378,6 @@ void supervise_run(const struct request *rq, const struct config *cfg, const str
             (run.host_proc = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
                 die_errno("set up the sandbox's outcome, its socketpair and /proc");
         *out = (struct outcome){ .status = "setup-error", .nproc_mode = "none", .memory_peak = -1 };
-        run.out = out;
         run_cgroup_open(&run.cg, cfg->memory_cgroup[0] ? cfg->memory_cgroup : cfg->pids_cgroup);
         /* A caller's SIG_IGN for SIGCHLD would reap init before we wait for it. */
         if (signal(SIGCHLD, SIG_DFL) == SIG_ERR)
