@@ -16,7 +16,14 @@ export SBX_EXTRA_ENV="SBX_CACHE=$D/cache SBX_HELPER=$SBX_HELPER"
 verdicts() {
         "$HOST_PY" - "$1" <<'PY'
 import json, re, sys
+# Verdicts that vary from run to run cold as well (seen over 4 cold and 4
+# warm runs each): ClassEval_58's reference places mines at random and two
+# may fall on one cell; GPT-4's ClassEval_22 depends on the iteration order
+# of a set of strings, i.e. the hash seed, random per cold run and per
+# zygote warm. They cannot be compared sample for sample.
+VARIES = {"ClassEval_58", "ClassEval_22"}
 rows = sorted((json.loads(l) for l in open(sys.argv[1])), key=lambda r: r["sbx_index"])
+rows = [r for r in rows if r.get("task_id") not in VARIES]
 keys = ("sbx_index", "task_id", "passed", "result", "status", "base_status", "plus_status",
         "class_result", "fun_results", "test_classes")
 for r in rows:
