@@ -13,7 +13,7 @@ for _s in range(1, _signal.NSIG):
     except (OSError, ValueError):
         pass
 _BOOT_PATH = list(sys.path)
-import os, json, socket, select, ctypes, fcntl, struct, resource, array, errno, atexit, stat, time, mmap
+import os, json, socket, select, ctypes, fcntl, struct, resource, array, errno, atexit, stat, time, mmap, gc
 
 _libc = ctypes.CDLL(None, use_errno=True)
 _libc.syscall.restype = ctypes.c_long
@@ -49,25 +49,26 @@ PROC_READ_ONLY = ('sys', 'sysrq-trigger', 'irq', 'bus')
 LIMIT_KEYS = ('timeout_ms', 'cpu_s', 'memory', 'nproc', 'fsize', 'nofile', 'tmpfs')
 
 
-# SBX_ZYGOTE_TRACE=FILE in the zygote's environment: per-phase CLOCK_MONOTONIC
+# SBX_ZYGOTE_TRACE=FILE in the zygote's environment: per-phase CLOCK_MONOTONIC (and process cpu)
 # stamps on a shared page, which A appends to FILE per run (ms since the fork of A).
 PHASES = ('z_fork a_start a_unshare_ns a_private a_umount_proc a_unshare_user a_maps a_unshare_rest a_host_lo '
           'a_ipc a_unshare_pid b_start b_setattr b_proc b_tmpfs b_binds b_files c_start c_signals c_setsid_fds '
           'c_rlimits c_userns c_caps c_seccomp c_modules_env c_sample c_finish b_reaped a_reaped a_status').split()
 _TRACE_FILE = os.environ.get('SBX_ZYGOTE_TRACE')
-_TRACE = mmap.mmap(-1, 8 * len(PHASES)) if _TRACE_FILE else None
+_TRACE = mmap.mmap(-1, 16 * len(PHASES)) if _TRACE_FILE else None
 _TRACE_FD = os.open(_TRACE_FILE, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600) if _TRACE else -1
 
 
 def stamp(phase):
     if _TRACE is not None:
-        struct.pack_into('Q', _TRACE, 8 * PHASES.index(phase), time.monotonic_ns())
+        struct.pack_into('QQ', _TRACE, 16 * PHASES.index(phase), time.monotonic_ns(), time.process_time_ns())
 
 
 def trace_report(rid):
     if _TRACE is not None:
-        t = struct.unpack_from('%dQ' % len(PHASES), _TRACE)
-        os.write(_TRACE_FD, ('%s\n' % json.dumps({p: (v - t[0]) / 1e6 for p, v in zip(PHASES, t)})).encode())
+        t = struct.unpack_from('%dQ' % (2 * len(PHASES)), _TRACE)     # wall, and the process's cpu
+        os.write(_TRACE_FD, ('%s\n' % json.dumps({p: ((t[2 * i] - t[0]) / 1e6, t[2 * i + 1] / 1e6)
+                                                  for i, p in enumerate(PHASES)})).encode())
         _TRACE[:] = bytes(len(_TRACE))
 
 
@@ -388,8 +389,10 @@ def install_seccomp():
 def reset_signals(table):
     for sig in range(1, _signal.NSIG):
         h = table.get(sig)
+        h = h if h is not None else _signal.SIG_DFL
         try:
-            _signal.signal(sig, h if h is not None else _signal.SIG_DFL)
+            if _signal.getsignal(sig) is not h:     # Python's view is the kernel's: no syscall for the rest
+                _signal.signal(sig, h)
         except (OSError, ValueError, TypeError):
             pass
     _signal.pthread_sigmask(_signal.SIG_SETMASK, [])
@@ -525,11 +528,7 @@ def b_main(r, info_w, life_r):
     # Default dispositions: the kernel then drops every signal sent to pid 1
     # from inside its namespace (no handler of ours a sample could trigger).
     stamp('b_start')
-    for sig in range(1, _signal.NSIG):
-        try:
-            _signal.signal(sig, _signal.SIG_DFL)
-        except (OSError, ValueError):
-            pass
+    reset_signals({})
     os.close(r.status_w)
     try:
         exit_if_orphaned(life_r)
@@ -618,8 +617,9 @@ def c_main(r, info_w):
     os.environ.clear()
     for k, v in r.env:
         os.environ[k] = v
-    for name in [m for m in sys.modules if m not in _BOOT_MODULES]:
-        del sys.modules[name]
+    # Kept alive meanwhile: freeing the zygote's modules would write (copy)
+    # every page they are on.
+    forgotten = [sys.modules.pop(m) for m in [m for m in sys.modules if m not in _BOOT_MODULES]]
     sys.path[:] = _BOOT_PATH
     sys.path_importer_cache.clear()
     if 'random' in sys.modules:
@@ -813,6 +813,10 @@ def main():
     _signal.signal(_signal.SIGINT, _signal.SIG_DFL)
     _signal.signal(_signal.SIGCHLD, reap)
     _CTL.send(json.dumps({'ready': 1, 'pid': _ZYGOTE_PID}).encode())
+    # Everything so far out of the collector's reach: a collection in a
+    # child would otherwise write every object's header (copy on write).
+    gc.collect()
+    gc.freeze()
     serve()
 
 
