@@ -51,9 +51,9 @@ LIMIT_KEYS = ('timeout_ms', 'cpu_s', 'memory', 'nproc', 'fsize', 'nofile', 'tmpf
 
 # SBX_ZYGOTE_TRACE=FILE in the zygote's environment: per-phase CLOCK_MONOTONIC (and process cpu)
 # stamps on a shared page, which A appends to FILE per run (ms since the fork of A).
-PHASES = ('z_fork a_start a_unshare_ns a_private a_umount_proc a_unshare_user a_maps a_unshare_rest a_host_lo '
-          'a_ipc a_unshare_pid b_start b_setattr b_proc b_tmpfs b_binds b_files c_start c_signals c_setsid_fds '
-          'c_rlimits c_userns c_caps c_seccomp c_modules_env c_sample c_finish b_reaped a_reaped a_status').split()
+PHASES = ('z_fork a_start a_unshare_ns a_umount_proc a_maps a_unshare_rest a_host_lo '
+          'b_start b_setattr b_proc b_binds c_start c_signals c_setsid_fds '
+          'c_userns c_caps c_seccomp c_modules_env c_sample b_reaped a_reaped a_status').split()
 _TRACE_FILE = os.environ.get('SBX_ZYGOTE_TRACE')
 _TRACE = mmap.mmap(-1, 16 * len(PHASES)) if _TRACE_FILE else None
 _TRACE_FD = os.open(_TRACE_FILE, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600) if _TRACE else -1
@@ -289,7 +289,6 @@ def build_root(r, uid, gid):
     size = 'size=%d,nr_inodes=%d,mode=0755' % (r.tmpfs, r.tmpfs // INODE_BYTES + 64)
     mount('tmpfs', '/tmp', 'tmpfs', MS_NOSUID | MS_NODEV, size, what='mount the run\'s tmpfs on /tmp')
     scratch = '/tmp/' + SCRATCH
-    stamp('b_tmpfs')
     os.mkdir(scratch, 0o700)
     for name, mode in (('tmp', 0o1777), ('shm', 0o1777), ('home', 0o700)):
         os.mkdir(scratch + '/' + name, mode)
@@ -314,7 +313,6 @@ def build_root(r, uid, gid):
     for name, src in zip(r.files, r.file_fds):
         copy_in(src, r.cwd + '/' + name)
         bind(r.cwd + '/' + name, r.cwd + '/' + name, MS_RDONLY | MS_NOSUID | MS_NODEV)
-    stamp('b_files')
 
 
 def copy_in(src, path):
@@ -440,14 +438,12 @@ def a_main(r):
         check(_libc.unshare(CLONE_NEWNS), 'unshare the mount namespace')
         stamp('a_unshare_ns')
         mount(None, '/', None, MS_REC | MS_PRIVATE, what='make / private')
-        stamp('a_private')
         unmount_below_proc()
         stamp('a_umount_proc')
         # A user namespace of the run's own, where A is root (the caller's
         # uid outside): it owns every namespace below, so its root may set
         # the IPC namespace's limits, and the zygote's creds do not matter.
         check(_libc.unshare(CLONE_NEWUSER), 'unshare the user namespace')
-        stamp('a_unshare_user')
         map_self_to(0, 0, _UID, _GID)
         prctl(PR_SET_DUMPABLE, 0)
         stamp('a_maps')
@@ -457,9 +453,7 @@ def a_main(r):
         bring_up_lo()
         stamp('a_host_lo')
         limit_ipc_namespace(r)
-        stamp('a_ipc')
         check(_libc.unshare(CLONE_NEWPID), 'unshare the pid namespace')
-        stamp('a_unshare_pid')
         pid = os.fork()
         if pid == 0:
             os.close(info_r)
@@ -593,7 +587,6 @@ def c_main(r, info_w):
         info_w = 3
         stamp('c_setsid_fds')
         apply_rlimits(r)
-        stamp('c_rlimits')
         # RLIMIT_NPROC counts per user namespace: in one of C's own, the cap
         # is this run's alone, as a cold run's candidate (not the zygote's,
         # A's and B's too). C maps the caller's ids back to themselves.
@@ -689,7 +682,6 @@ def finish(code):
         _signal.signal(_signal.SIGINT, _signal.SIG_DFL)
         os.kill(os.getpid(), _signal.SIGINT)
         code = 130
-    stamp('c_finish')
     os._exit(code)
 
 
@@ -813,10 +805,8 @@ def main():
     _signal.signal(_signal.SIGINT, _signal.SIG_DFL)
     _signal.signal(_signal.SIGCHLD, reap)
     _CTL.send(json.dumps({'ready': 1, 'pid': _ZYGOTE_PID}).encode())
-    # Everything so far out of the collector's reach: a collection in a
-    # child would otherwise write every object's header (copy on write).
     gc.collect()
-    gc.freeze()
+    gc.freeze()     # out of the collector's reach: a child's collection would write (copy) them all
     serve()
 
 
