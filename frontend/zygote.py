@@ -13,7 +13,7 @@ for _s in range(1, _signal.NSIG):
     except (OSError, ValueError):
         pass
 _BOOT_PATH = list(sys.path)
-import os, json, socket, select, ctypes, fcntl, struct, resource, array, errno, atexit, stat, time
+import os, json, socket, select, ctypes, fcntl, struct, resource, array, errno, atexit, stat, time, mmap, gc
 
 _libc = ctypes.CDLL(None, use_errno=True)
 _libc.syscall.restype = ctypes.c_long
@@ -47,6 +47,29 @@ INODE_BYTES = 2048          # the tmpfs's inodes: one per 2 KiB, as mounts.c
 SCRATCH = '.sbx-tmpfs'
 PROC_READ_ONLY = ('sys', 'sysrq-trigger', 'irq', 'bus')
 LIMIT_KEYS = ('timeout_ms', 'cpu_s', 'memory', 'nproc', 'fsize', 'nofile', 'tmpfs')
+
+
+# SBX_ZYGOTE_TRACE=FILE in the zygote's environment: per-phase CLOCK_MONOTONIC (and process cpu)
+# stamps on a shared page, which A appends to FILE per run (ms since the fork of A).
+PHASES = ('z_fork a_start a_unshare_ns a_umount_proc a_maps a_unshare_rest a_host_lo '
+          'b_start b_setattr b_proc b_binds c_start c_signals c_setsid_fds '
+          'c_userns c_caps c_seccomp c_modules_env c_sample b_reaped a_reaped a_status').split()
+_TRACE_FILE = os.environ.get('SBX_ZYGOTE_TRACE')
+_TRACE = mmap.mmap(-1, 16 * len(PHASES)) if _TRACE_FILE else None
+_TRACE_FD = os.open(_TRACE_FILE, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600) if _TRACE else -1
+
+
+def stamp(phase):
+    if _TRACE is not None:
+        struct.pack_into('QQ', _TRACE, 16 * PHASES.index(phase), time.monotonic_ns(), time.process_time_ns())
+
+
+def trace_report(rid):
+    if _TRACE is not None:
+        t = struct.unpack_from('%dQ' % (2 * len(PHASES)), _TRACE)     # wall, and the process's cpu
+        os.write(_TRACE_FD, ('%s\n' % json.dumps({p: ((t[2 * i] - t[0]) / 1e6, t[2 * i + 1] / 1e6)
+                                                  for i, p in enumerate(PHASES)})).encode())
+        _TRACE[:] = bytes(len(_TRACE))
 
 
 class SetupError(Exception):
@@ -260,7 +283,9 @@ def build_root(r, uid, gid):
     # /var/tmp) is read-only here: nothing a sample writes outlives its run
     # but in the run's own tmpfs.
     mount_setattr_recursive_ro('/')
+    stamp('b_setattr')
     add_proc()
+    stamp('b_proc')
     size = 'size=%d,nr_inodes=%d,mode=0755' % (r.tmpfs, r.tmpfs // INODE_BYTES + 64)
     mount('tmpfs', '/tmp', 'tmpfs', MS_NOSUID | MS_NODEV, size, what='mount the run\'s tmpfs on /tmp')
     scratch = '/tmp/' + SCRATCH
@@ -284,6 +309,7 @@ def build_root(r, uid, gid):
     os.umask(0o022)
     os.makedirs(r.cwd, 0o755, exist_ok=True)
     os.chmod(r.cwd, 0o700)
+    stamp('b_binds')
     for name, src in zip(r.files, r.file_fds):
         copy_in(src, r.cwd + '/' + name)
         bind(r.cwd + '/' + name, r.cwd + '/' + name, MS_RDONLY | MS_NOSUID | MS_NODEV)
@@ -361,8 +387,10 @@ def install_seccomp():
 def reset_signals(table):
     for sig in range(1, _signal.NSIG):
         h = table.get(sig)
+        h = h if h is not None else _signal.SIG_DFL
         try:
-            _signal.signal(sig, h if h is not None else _signal.SIG_DFL)
+            if _signal.getsignal(sig) is not h:     # Python's view is the kernel's: no syscall for the rest
+                _signal.signal(sig, h)
         except (OSError, ValueError, TypeError):
             pass
     _signal.pthread_sigmask(_signal.SIG_SETMASK, [])
@@ -392,6 +420,7 @@ def child(fn, *args):
 
 def a_main(r):
     """Namespaces, the wall clock, the status line."""
+    stamp('a_start')
     _signal.signal(_signal.SIGCHLD, _signal.SIG_DFL)
     start = _monotonic()
     o = {'status': 'setup-error', 'exit_code': 0, 'signal': 0, 'wall_s': 0.0, 'cpu_s': 0.0,
@@ -407,17 +436,22 @@ def a_main(r):
         # In the zygote's user namespace, with its CAP_SYS_ADMIN: a mount
         # namespace where the tier's binds over /proc are not locked.
         check(_libc.unshare(CLONE_NEWNS), 'unshare the mount namespace')
+        stamp('a_unshare_ns')
         mount(None, '/', None, MS_REC | MS_PRIVATE, what='make / private')
         unmount_below_proc()
+        stamp('a_umount_proc')
         # A user namespace of the run's own, where A is root (the caller's
         # uid outside): it owns every namespace below, so its root may set
         # the IPC namespace's limits, and the zygote's creds do not matter.
         check(_libc.unshare(CLONE_NEWUSER), 'unshare the user namespace')
         map_self_to(0, 0, _UID, _GID)
         prctl(PR_SET_DUMPABLE, 0)
+        stamp('a_maps')
         check(_libc.unshare(CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWNET), 'unshare the namespaces')
+        stamp('a_unshare_rest')
         check(_libc.sethostname(b'sbx', 3), 'sethostname')
         bring_up_lo()
+        stamp('a_host_lo')
         limit_ipc_namespace(r)
         check(_libc.unshare(CLONE_NEWPID), 'unshare the pid namespace')
         pid = os.fork()
@@ -449,6 +483,7 @@ def a_main(r):
             _signal.pidfd_send_signal(pidfd, 9)
         _, ws_b, ru = os.wait4(pid, 0)
         os.close(pidfd)
+        stamp('a_reaped')
     o['wall_s'] = _monotonic() - start
     if ru is not None:
         o['cpu_s'] = ru.ru_utime + ru.ru_stime
@@ -476,6 +511,8 @@ def a_main(r):
         os.write(r.status_w, line)
     except OSError as e:
         diag('run %d: writing the status: %s' % (r.id, e))
+    stamp('a_status')
+    trace_report(r.id)
     return 0
 
 
@@ -484,11 +521,8 @@ def b_main(r, info_w, life_r):
     ends kills what is left and tells A C's wait status."""
     # Default dispositions: the kernel then drops every signal sent to pid 1
     # from inside its namespace (no handler of ours a sample could trigger).
-    for sig in range(1, _signal.NSIG):
-        try:
-            _signal.signal(sig, _signal.SIG_DFL)
-        except (OSError, ValueError):
-            pass
+    stamp('b_start')
+    reset_signals({})
     os.close(r.status_w)
     try:
         exit_if_orphaned(life_r)
@@ -518,6 +552,7 @@ def b_main(r, info_w, life_r):
         except ChildProcessError:
             break
         if pid == cpid:
+            stamp('b_reaped')
             status = ws
             kill_all()
     if status is not None:
@@ -534,8 +569,10 @@ def kill_all():
 
 def c_main(r, info_w):
     """The candidate: everything a cold run's candidate gets, then the sample."""
+    stamp('c_start')
     reset_signals(_BOOT_SIGNALS)
     prctl(PR_SET_PDEATHSIG, 9)
+    stamp('c_signals')
     try:
         os.setsid()
         null = os.open('/dev/null', os.O_RDONLY)
@@ -548,6 +585,7 @@ def c_main(r, info_w):
         check(_libc.syscall(ctypes.c_long(SYS_CLOSE_RANGE), ctypes.c_uint(4), ctypes.c_uint(0xffffffff),
                             ctypes.c_uint(0)), 'close_range')
         info_w = 3
+        stamp('c_setsid_fds')
         apply_rlimits(r)
         # RLIMIT_NPROC counts per user namespace: in one of C's own, the cap
         # is this run's alone, as a cold run's candidate (not the zygote's,
@@ -556,21 +594,25 @@ def c_main(r, info_w):
         map_self_to(_UID, _GID, 0, 0)
         set_rlimit(resource.RLIMIT_NPROC, r.nproc, r.nproc)
         os.write(info_w, b'U\n')
+        stamp('c_userns')
         caps_clear()
+        stamp('c_caps')
         os.chdir(r.cwd)
         os.umask(0o022)
         prctl(PR_SET_NO_NEW_PRIVS, 1)
         install_seccomp()
         # What exec would have given: a dumpable process (its own /proc/self).
         prctl(PR_SET_DUMPABLE, 1)
+        stamp('c_seccomp')
     except (SetupError, OSError) as e:
         os.write(info_w, ('E %s\n' % e).encode('utf-8', 'replace'))
         return SETUP_EXIT
     os.environ.clear()
     for k, v in r.env:
         os.environ[k] = v
-    for name in [m for m in sys.modules if m not in _BOOT_MODULES]:
-        del sys.modules[name]
+    # Kept alive meanwhile: freeing the zygote's modules would write (copy)
+    # every page they are on.
+    forgotten = [sys.modules.pop(m) for m in [m for m in sys.modules if m not in _BOOT_MODULES]]
     sys.path[:] = _BOOT_PATH
     sys.path_importer_cache.clear()
     if 'random' in sys.modules:
@@ -582,7 +624,9 @@ def c_main(r, info_w):
                          __builtins__=sys.modules['builtins'])
     sys.modules['__main__'] = main
     os.close(info_w)
+    stamp('c_modules_env')
     code = run_source(r.source, main.__dict__)
+    stamp('c_sample')
     return finish(code)
 
 
@@ -718,6 +762,7 @@ def handle(data, fds):
     except Exception as e:          # whatever a message holds, the zygote goes on
         diag('bad message skipped: %s: %s' % (type(e).__name__, e))
         return
+    stamp('z_fork')
     try:
         pid = os.fork()
     except OSError as e:
@@ -760,6 +805,8 @@ def main():
     _signal.signal(_signal.SIGINT, _signal.SIG_DFL)
     _signal.signal(_signal.SIGCHLD, reap)
     _CTL.send(json.dumps({'ready': 1, 'pid': _ZYGOTE_PID}).encode())
+    gc.collect()
+    gc.freeze()     # out of the collector's reach: a child's collection would write (copy) them all
     serve()
 
 
