@@ -1,7 +1,9 @@
 # sbx's trusted zygote (docs/warm.md): run as `PYTHON -I -B -c SOURCE` with
-# fd 0 a SOCK_SEQPACKET control socket. Per sample: zygote -> A (namespaces,
-# wall clock, status line) -> B (pid 1: mounts, reaps) -> C (the candidate:
-# limits, no privilege, seccomp, then the sample's `-c SOURCE`).
+# fd 0 a SOCK_SEQPACKET control socket. Once: a mount namespace of its own,
+# the covers under /proc unmounted. Per sample: the zygote (wall clock,
+# status line) -clone-> B (pid 1 of the run's namespaces: their set-up,
+# mounts, reaps) -fork-> C (the candidate: limits, no privilege, seccomp,
+# then the sample's `-c SOURCE`).
 # Fixed code, never sample text; stdlib only; single-threaded.
 import sys, _signal
 # First: what a fresh `python -I -B -c` has, for C to go back to.
@@ -34,6 +36,7 @@ SIOCSIFFLAGS, IFF_UP, IFF_RUNNING = 0x8914, 0x1, 0x40
 SYS_MOUNT_SETATTR, SYS_CLOSE_RANGE = 442, 436
 SYS_CAPGET, SYS_CAPSET = {'x86_64': (125, 126), 'aarch64': (90, 91)}.get(os.uname().machine, (125, 126))
 SYS_PIDFD_OPEN = 434
+SYS_CLONE = {'x86_64': 56, 'aarch64': 220}.get(os.uname().machine, 56)
 LINUX_CAPABILITY_VERSION_3 = 0x20080522
 
 SETUP_EXIT = 127            # C died before the sample's code: B says why
@@ -50,10 +53,10 @@ LIMIT_KEYS = ('timeout_ms', 'cpu_s', 'memory', 'nproc', 'fsize', 'nofile', 'tmpf
 
 
 # SBX_ZYGOTE_TRACE=FILE in the zygote's environment: per-phase CLOCK_MONOTONIC (and process cpu)
-# stamps on a shared page, which A appends to FILE per run (ms since the fork of A).
-PHASES = ('z_fork a_start a_unshare_ns a_umount_proc a_maps a_unshare_rest a_host_lo '
-          'b_start b_setattr b_proc b_binds c_start c_signals c_setsid_fds '
-          'c_userns c_caps c_seccomp c_modules_env c_sample b_reaped a_reaped a_status').split()
+# stamps on a shared page, which the zygote appends to FILE per run (ms since just before
+# the clone of B).
+PHASES = ('z_clone b_start b_maps b_host_lo b_ipc b_setattr b_proc b_binds c_start c_signals c_setsid_fds '
+          'c_userns c_caps c_seccomp c_modules_env c_sample b_reaped z_reaped z_status').split()
 _TRACE_FILE = os.environ.get('SBX_ZYGOTE_TRACE')
 _TRACE = mmap.mmap(-1, 16 * len(PHASES)) if _TRACE_FILE else None
 _TRACE_FD = os.open(_TRACE_FILE, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600) if _TRACE else -1
@@ -241,7 +244,7 @@ def bring_up_lo():
 
 def limit_ipc_namespace(r):
     """As limits_ipc_namespace: SysV shm at most --memory (tmpfs for none),
-    in few segments, few message queues. Written as root of A's own user
+    in few segments, few message queues. Written as root of B's own user
     namespace, which owns the IPC namespace (else the kernel refuses)."""
     size = r.tmpfs if r.memory is None else r.memory
     page = os.sysconf('SC_PAGESIZE')
@@ -418,43 +421,64 @@ def child(fn, *args):
         os._exit(code if isinstance(code, int) else SETUP_EXIT)
 
 
-def a_main(r):
-    """Namespaces, the wall clock, the status line."""
-    stamp('a_start')
-    _signal.signal(_signal.SIGCHLD, _signal.SIG_DFL)
+# Why a raw clone(2) and not os.fork (docs/warm.md, "Who runs what"): B is
+# made straight into the run's namespaces (the flags: the user namespace
+# first, which then owns the others), so no intermediate process A. What a
+# raw clone skips, and why each is safe here:
+# - glibc's fork(): its atfork handlers and the child's lock resets (malloc
+#   arenas, stdio list, dl_load_lock), the child's cached tid in its
+#   struct pthread (CLONE_CHILD_SETTID), its robust-futex list, the
+#   fork generation of pthread_once. The zygote is single-threaded and is
+#   inside a ctypes call, so no lock is held when the address space is
+#   copied; B's stale cached tid is only ever compared with itself (B has no
+#   second thread; C is made by glibc's fork, which sets C's own), raise()
+#   and pthread_kill on oneself use gettid(2), getpid() is not cached
+#   (glibc >= 2.25); nothing of ours uses robust mutexes or pthread_once
+#   across the clone. A vDSO getrandom state is wiped by the kernel on any
+#   fork (VM_WIPEONFORK).
+# - CPython's PyOS_BeforeFork/AfterFork_Child: the import lock is not held
+#   (no import in flight), the GIL is held across the call by this very
+#   thread (PyDLL: never released, so B returns from the call owning it, with
+#   the same pthread_self()), no other thread state to delete, no
+#   os.register_at_fork callbacks run in B (threading's and random's: B makes
+#   no thread and draws no random number; C is made with os.fork, which runs
+#   them, and C reseeds random itself). The signal trip flags are not
+#   cleared: the zygote has no Python-level signal handler (SIGCHLD and
+#   SIGINT are SIG_DFL, SIGPIPE ignored), so none can be pending for B to run.
+# - The stack: 0, so B goes on on a copy of the zygote's, as after fork.
+# - Buffered Python output: the zygote writes only with os.write.
+# The zygote stays the only process that returns into serve(): child() ends
+# B with os._exit.
+_PYLIBC = ctypes.PyDLL(None, use_errno=True)
+_PYLIBC.syscall.restype = ctypes.c_long
+SIGCHLD = 17
+RUN_CLONE_FLAGS = (CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWNET | CLONE_NEWPID |
+                   SIGCHLD)
+
+
+def clone_run():
+    """clone(flags, stack 0, parent_tid, child_tid, tls): 0 in B, B's pid in the zygote."""
+    return check(_PYLIBC.syscall(ctypes.c_long(SYS_CLONE), ctypes.c_ulong(RUN_CLONE_FLAGS), ctypes.c_ulong(0),
+                                 ctypes.c_ulong(0), ctypes.c_ulong(0), ctypes.c_ulong(0)),
+                 'clone the run\'s namespaces')
+
+
+def run_sample(r):
+    """In the zygote, one run at a time (sbx-run sends the next only when this
+    one's pipes are closed): clones B, enforces the wall clock, reaps B and
+    writes the status line; every fd of the run closed on return."""
     start = _monotonic()
     o = {'status': 'setup-error', 'exit_code': 0, 'signal': 0, 'wall_s': 0.0, 'cpu_s': 0.0,
          'max_rss_kb': 0, 'nproc_mode': 'none', 'message': ''}
-    os.close(_CTL.detach())
-    info_r, info_w = os.pipe2(os.O_CLOEXEC)
-    life_r, life_w = os.pipe2(os.O_CLOEXEC)
+    info_r = info_w = life_r = life_w = -1
     pid = -1
     try:
-        prctl(PR_SET_PDEATHSIG, 9)
-        if os.getppid() != _ZYGOTE_PID:
-            return SETUP_EXIT
-        # In the zygote's user namespace, with its CAP_SYS_ADMIN: a mount
-        # namespace where the tier's binds over /proc are not locked.
-        check(_libc.unshare(CLONE_NEWNS), 'unshare the mount namespace')
-        stamp('a_unshare_ns')
-        mount(None, '/', None, MS_REC | MS_PRIVATE, what='make / private')
-        unmount_below_proc()
-        stamp('a_umount_proc')
-        # A user namespace of the run's own, where A is root (the caller's
-        # uid outside): it owns every namespace below, so its root may set
-        # the IPC namespace's limits, and the zygote's creds do not matter.
-        check(_libc.unshare(CLONE_NEWUSER), 'unshare the user namespace')
-        map_self_to(0, 0, _UID, _GID)
-        prctl(PR_SET_DUMPABLE, 0)
-        stamp('a_maps')
-        check(_libc.unshare(CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWNET), 'unshare the namespaces')
-        stamp('a_unshare_rest')
-        check(_libc.sethostname(b'sbx', 3), 'sethostname')
-        bring_up_lo()
-        stamp('a_host_lo')
-        limit_ipc_namespace(r)
-        check(_libc.unshare(CLONE_NEWPID), 'unshare the pid namespace')
-        pid = os.fork()
+        if _SETUP_ERROR is not None:
+            raise SetupError(_SETUP_ERROR)
+        info_r, info_w = os.pipe2(os.O_CLOEXEC)
+        life_r, life_w = os.pipe2(os.O_CLOEXEC)
+        stamp('z_clone')
+        pid = clone_run()
         if pid == 0:
             os.close(info_r)
             os.close(life_w)
@@ -464,7 +488,8 @@ def a_main(r):
     except OSError as e:
         o['message'] = 'set up the run: %s' % e
     for fd in (r.stdout_w, r.stderr_w, *r.file_fds, info_w, life_r):
-        os.close(fd)
+        if fd >= 0:
+            os.close(fd)
     timed_out, ws_b, ru = False, None, None
     if pid > 0:
         pidfd = os.pidfd_open(pid)
@@ -483,18 +508,22 @@ def a_main(r):
             _signal.pidfd_send_signal(pidfd, 9)
         _, ws_b, ru = os.wait4(pid, 0)
         os.close(pidfd)
-        stamp('a_reaped')
+        stamp('z_reaped')
+    if life_w >= 0:
+        os.close(life_w)
     o['wall_s'] = _monotonic() - start
     if ru is not None:
         o['cpu_s'] = ru.ru_utime + ru.ru_stime
         o['max_rss_kb'] = ru.ru_maxrss
     wait_status, setup_msg = None, None
     data = b''
-    while True:
+    while info_r >= 0:
         chunk = os.read(info_r, 65536)
         if not chunk:
             break
         data += chunk
+    if info_r >= 0:
+        os.close(info_r)
     for line in data.decode('utf-8', 'replace').splitlines():
         kind, _, rest = line.partition(' ')
         if kind == 'E' and setup_msg is None:
@@ -511,22 +540,36 @@ def a_main(r):
         os.write(r.status_w, line)
     except OSError as e:
         diag('run %d: writing the status: %s' % (r.id, e))
-    stamp('a_status')
+    os.close(r.status_w)
+    stamp('z_status')
     trace_report(r.id)
-    return 0
 
 
 def b_main(r, info_w, life_r):
-    """Pid 1 of the run: the mounts, then C; reaps everything, and when C
-    ends kills what is left and tells A C's wait status."""
+    """Pid 1 of the run, cloned into its namespaces: what makes them the
+    run's (maps, hostname, lo, IPC limits), the mounts, then C; reaps
+    everything, and when C ends kills what is left and tells the zygote C's
+    wait status."""
     # Default dispositions: the kernel then drops every signal sent to pid 1
     # from inside its namespace (no handler of ours a sample could trigger).
     stamp('b_start')
     reset_signals({})
+    os.close(_CTL.detach())
     os.close(r.status_w)
     try:
+        # Dies with the zygote (its parent); a hung-up pipe: it died before.
         exit_if_orphaned(life_r)
+        # The run's own user namespace, where B is root (the caller's uid
+        # outside): it owns every namespace of the run, so its root may set
+        # the IPC namespace's limits, and the zygote's creds do not matter.
+        map_self_to(0, 0, _UID, _GID)
         prctl(PR_SET_DUMPABLE, 0)
+        stamp('b_maps')
+        check(_libc.sethostname(b'sbx', 3), 'sethostname')
+        bring_up_lo()
+        stamp('b_host_lo')
+        limit_ipc_namespace(r)
+        stamp('b_ipc')
         os.umask(0)
         build_root(r, _UID, _GID)
         cpid = os.fork()
@@ -589,7 +632,7 @@ def c_main(r, info_w):
         apply_rlimits(r)
         # RLIMIT_NPROC counts per user namespace: in one of C's own, the cap
         # is this run's alone, as a cold run's candidate (not the zygote's,
-        # A's and B's too). C maps the caller's ids back to themselves.
+        # B's too). C maps the caller's ids back to themselves.
         check(_libc.unshare(CLONE_NEWUSER), 'unshare the candidate\'s user namespace')
         map_self_to(_UID, _GID, 0, 0)
         set_rlimit(resource.RLIMIT_NPROC, r.nproc, r.nproc)
@@ -732,16 +775,6 @@ def read_bpf(fd):
     return prog
 
 
-def reap(signum, frame):
-    while True:
-        try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return
-        if pid == 0:
-            return
-
-
 def handle(data, fds):
     global _BPF
     try:
@@ -762,14 +795,8 @@ def handle(data, fds):
     except Exception as e:          # whatever a message holds, the zygote goes on
         diag('bad message skipped: %s: %s' % (type(e).__name__, e))
         return
-    stamp('z_fork')
-    try:
-        pid = os.fork()
-    except OSError as e:
-        diag('run %d: fork: %s' % (r.id, e))
-        return
-    if pid == 0:
-        child(a_main, r)
+    fds.clear()                     # run_sample's to close
+    run_sample(r)
 
 
 def serve():
@@ -791,9 +818,24 @@ def serve():
             close_all(fds)
 
 
+def own_mount_namespace():
+    """Once, in the zygote's user namespace, with its CAP_SYS_ADMIN: a mount
+    namespace of its own where the tier's binds over /proc are not locked,
+    and unmounted, so that each run's copy (locked) has none."""
+    check(_libc.unshare(CLONE_NEWNS), 'unshare the mount namespace')
+    mount(None, '/', None, MS_REC | MS_PRIVATE, what='make / private')
+    unmount_below_proc()
+
+
 def main():
-    global _CTL, _ZYGOTE_PID, _UID, _GID, _ZYGOTE_HOME, _MAIN_LOADER
+    global _CTL, _ZYGOTE_PID, _UID, _GID, _ZYGOTE_HOME, _MAIN_LOADER, _SETUP_ERROR
     prctl(PR_SET_DUMPABLE, 0)
+    try:
+        own_mount_namespace()
+    except (SetupError, OSError) as e:
+        # Every run then a setup-error, as when a run's own set-up fails:
+        # sbx-run runs the suite cold.
+        _SETUP_ERROR = 'zygote set-up: %s' % e
     ctl = os.dup(0)             # close-on-exec, off fd 0
     null = os.open('/dev/null', os.O_RDONLY)
     os.dup2(null, 0)
@@ -803,7 +845,9 @@ def main():
     _ZYGOTE_HOME = os.environ.get('HOME')
     _MAIN_LOADER = getattr(sys.modules['__main__'], '__loader__', None)
     _signal.signal(_signal.SIGINT, _signal.SIG_DFL)
-    _signal.signal(_signal.SIGCHLD, reap)
+    # No Python-level handler at all (B, a raw clone, must find none pending):
+    # the zygote waits for its one child itself.
+    _signal.signal(_signal.SIGCHLD, _signal.SIG_DFL)
     _CTL.send(json.dumps({'ready': 1, 'pid': _ZYGOTE_PID}).encode())
     gc.collect()
     gc.freeze()     # out of the collector's reach: a child's collection would write (copy) them all
@@ -813,4 +857,5 @@ def main():
 _monotonic = time.monotonic
 _BPF = None
 _CTL = None
+_SETUP_ERROR = None
 main()
