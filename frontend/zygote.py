@@ -15,7 +15,7 @@ for _s in range(1, _signal.NSIG):
     except (OSError, ValueError):
         pass
 _BOOT_PATH = list(sys.path)
-import os, json, socket, select, ctypes, fcntl, struct, resource, array, errno, atexit, stat, time, mmap, gc
+import os, json, socket, select, ctypes, fcntl, struct, resource, array, errno, atexit, stat, time, mmap, gc, re
 
 _libc = ctypes.CDLL(None, use_errno=True)
 _libc.syscall.restype = ctypes.c_long
@@ -34,6 +34,8 @@ PR_CAP_AMBIENT_IS_SET, PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 1, 22, 2
 SIOCSIFFLAGS, IFF_UP, IFF_RUNNING = 0x8914, 0x1, 0x40
 # The new syscalls share one number on every architecture.
 SYS_MOUNT_SETATTR, SYS_CLOSE_RANGE = 442, 436
+SYS_OPEN_TREE, SYS_MOVE_MOUNT = 428, 429
+OPEN_TREE_CLONE, OPEN_TREE_CLOEXEC, MOVE_MOUNT_F_EMPTY_PATH = 1, 0o2000000, 4
 SYS_CAPGET, SYS_CAPSET = {'x86_64': (125, 126), 'aarch64': (90, 91)}.get(os.uname().machine, (125, 126))
 SYS_PIDFD_OPEN = 434
 SYS_CLONE = {'x86_64': 56, 'aarch64': 220}.get(os.uname().machine, 56)
@@ -267,6 +269,37 @@ def mount_setattr_recursive_ro(path):
           'make %s read-only' % path)
 
 
+def binds_below(dirs):
+    """The session's binds under the directories the run's tmpfs covers (a
+    venv or --ro-bind under /tmp or a home), each as a detached copy of
+    its mount tree, to put back at its own path on top (as the cold path
+    binds them after its /tmp): (path, is_dir, fd) in mount order."""
+    with open('/proc/self/mountinfo', 'rb') as f:
+        points = [re.sub(r'\\([0-7]{3})', lambda m: chr(int(m.group(1), 8)), l.split()[4].decode())
+                  for l in f]
+    kept = []
+    for p in points:
+        if (any(path_is_under(p, d) and p != d for d in dirs) and
+                not any(path_is_under(p, k) for k, _, _ in kept)):
+            fd = check(_libc.syscall(ctypes.c_long(SYS_OPEN_TREE), ctypes.c_int(-100), p.encode(),
+                                     ctypes.c_uint(OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE)),
+                       'copy the bind %s' % p)
+            kept.append((p, os.path.isdir(p), fd))
+    return kept
+
+
+def put_back(kept):
+    for path, is_dir, fd in kept:
+        os.makedirs(os.path.dirname(path), 0o755, exist_ok=True)
+        if is_dir:
+            os.makedirs(path, 0o755, exist_ok=True)
+        elif not os.path.exists(path):
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o444))
+        check(_libc.syscall(ctypes.c_long(SYS_MOVE_MOUNT), ctypes.c_int(fd), b'', ctypes.c_int(-100),
+                            path.encode(), ctypes.c_uint(MOVE_MOUNT_F_EMPTY_PATH)), 'bind %s again' % path)
+        os.close(fd)
+
+
 def add_proc():
     flags = MS_NOSUID | MS_NODEV | MS_NOEXEC
     if _libc.mount(b'proc', b'/proc', b'proc', flags, None) == -1:
@@ -289,6 +322,12 @@ def build_root(r, uid, gid):
     stamp('b_setattr')
     add_proc()
     stamp('b_proc')
+    homes = []
+    for h in (_ZYGOTE_HOME, dict(r.env).get('HOME')):
+        if (h and path_is_clean(h) and h != '/' and h not in homes and
+                not any(path_is_under(h, d) for d in ('/tmp', '/proc', '/dev', '/sys'))):
+            homes.append(h)
+    kept = binds_below(['/tmp', '/dev/shm'] + homes)
     size = 'size=%d,nr_inodes=%d,mode=0755' % (r.tmpfs, r.tmpfs // INODE_BYTES + 64)
     mount('tmpfs', '/tmp', 'tmpfs', MS_NOSUID | MS_NODEV, size, what='mount the run\'s tmpfs on /tmp')
     scratch = '/tmp/' + SCRATCH
@@ -297,11 +336,6 @@ def build_root(r, uid, gid):
         os.mkdir(scratch + '/' + name, mode)
     if os.path.isdir('/dev/shm') and not os.path.islink('/dev/shm'):
         bind(scratch + '/shm', '/dev/shm', MS_NOSUID | MS_NODEV)
-    homes = []
-    for h in (_ZYGOTE_HOME, dict(r.env).get('HOME')):
-        if (h and path_is_clean(h) and h != '/' and h not in homes and
-                not any(path_is_under(h, d) for d in ('/tmp', '/proc', '/dev', '/sys'))):
-            homes.append(h)
     for h in homes:
         if os.path.isdir(h) and not os.path.islink(h):
             bind(scratch + '/home', h, MS_NOSUID | MS_NODEV)
@@ -309,6 +343,7 @@ def build_root(r, uid, gid):
     for h in (_ZYGOTE_HOME, dict(r.env).get('HOME')):
         if h and path_is_clean(h) and h.startswith('/tmp/'):
             os.makedirs(h, 0o700, exist_ok=True)
+    put_back(kept)
     os.umask(0o022)
     os.makedirs(r.cwd, 0o755, exist_ok=True)
     os.chmod(r.cwd, 0o700)

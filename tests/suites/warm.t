@@ -215,4 +215,32 @@ as_user timeout -k 5 120 "$SBX_RUN" --tier rlimit --warm --no-progress --suite h
         --problems "$D/he10.jsonl" --canonical --out "$D/rl2.jsonl" > "$D/rl2.txt" 2> "$D/rl2.err" || rc=$?
 check "--tier rlimit --warm: the text summary's warm line says 0 warm, 10 cold, and why" \
         grep -Eq '^  warm: 0 runs through zygotes, 10 cold: .*rlimit' "$D/rl2.txt"
+
+# ---- a venv in the caller's home, a --ro-bind under /tmp --------------------
+# The run's own tmpfs covers /tmp and the homes: what the session binds
+# under them (the venv cache, a --ro-bind) is bound again on top, as the
+# cold path binds it after its /tmp (a warm sample saw neither once).
+V=$D/venv
+mkdir -p "$V" && echo '{"task_id": "v/0"}' > "$V/problems.jsonl"
+echo '{"problems": "problems.jsonl", "timeout": 20, "template": "{completion}\n"}' > "$V/suite.json"
+echo "bound $$" > "$V/bound.txt"
+"$HOST_PY" -c 'import json, sys
+code = ("import sys\nprint(sys.prefix, open(%r).read().strip(), file=sys.stderr)\n"
+        "raise SystemExit(3)\n" % sys.argv[1])
+print(json.dumps({"task_id": "v/0", "completion": code}))' "$V/bound.txt" > "$V/samples.jsonl"
+chown -R "$SBX_TEST_USER:" "$V"
+vhome=$(getent passwd "$SBX_TEST_USER" | cut -d: -f6)
+for m in cold warm; do
+        rc=0
+        as_user env SBX_HELPER="$SBX_HELPER" SBX_CACHE="$vhome/.cache/sbx-warm-t-$$" timeout -k 5 300 \
+                "$SBX_RUN" --tier helper --no-progress --suite "$V/suite.json" --samples "$V/samples.jsonl" \
+                --venv wt --ro-bind "$V/bound.txt" "--$m" --out "$V/$m.jsonl" --json > "$V/$m.json" 2> "$V/$m.err" || rc=$?
+        is "--venv in the home and --ro-bind under /tmp, --$m: runs to its end" "$rc" 0
+        [ "$rc" -eq 0 ] || diag "$(head -c 600 "$V/$m.err")"
+done
+at_exit "rm -rf '$vhome/.cache/sbx-warm-t-$$'"
+seen() { "$HOST_PY" -c 'import json, sys; print((json.loads(open(sys.argv[1]).readline()).get("stderr_tail") or "").splitlines()[0])' "$1" 2>&1; }
+is "... the cold sample sees the venv and the bound file" "$(seen "$V/cold.jsonl")" "$vhome/.cache/sbx-warm-t-$$/wt bound $$"
+is "... the warm sample sees them as the cold one does" "$(seen "$V/warm.jsonl")" "$(seen "$V/cold.jsonl")"
+is "... and ran warm" "$(warm_of "$V/warm.json")" "1 0 None"
 done_testing
