@@ -496,30 +496,41 @@ int warm_run_again(struct sbx_run *r, struct sbx_err *err)
 {
         struct sandbox *sb = r->sb;
         struct warm_pool *p = sb->warm;
-        char why[256];
+        char why[256], note[300];
 
         (void)err;
         if (r->zygote >= 0)
                 zygote_end(&p->z[r->zygote]);
         r->zygote = -1;
         p->warm--;
-        if (++r->warm->tries < WARM_MAX_TRIES && !p->off &&
-            try_send(sb, p, r, &r->warm->spec, why, sizeof(why)) == 1) {
+        if (++r->warm->tries >= WARM_MAX_TRIES) {
+                go_cold(p, false, "a zygote died under a run twice: it ran cold");
+                return 0;
+        }
+        if (p->off) {
+                p->cold++;
+                return 0;
+        }
+        if (try_send(sb, p, r, &r->warm->spec, why, sizeof(why)) == 1) {
                 p->warm++;
                 return 1;
         }
-        go_cold(p, false, "a zygote died under a run twice");
+        snprintf(note, sizeof(note), "warm runs given up: %.250s", why);
+        go_cold(p, true, note);
         return 0;
 }
 
-void warm_run_fail_setup(struct sbx_run *r, const char *message)
+void warm_run_fail_setup(struct sbx_run *r, const char *status_line)
 {
         struct warm_pool *p = r->sb->warm;
+        cJSON *j = cJSON_Parse(status_line);
+        const char *msg = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "message"));
         char note[300];
 
         p->warm--;
         snprintf(note, sizeof(note), "warm runs given up: the zygote could not set a sample up: %.200s",
-                 message);
+                 msg && msg[0] ? msg : status_line);
+        cJSON_Delete(j);
         go_cold(p, true, note);
 }
 
