@@ -30,10 +30,16 @@ $(BUILD)/gen/seccomp_bpf_insns.h: $(BUILD)/seccomp-gen
 $(BUILD)/common/seccomp_bpf.o: $(BUILD)/gen/seccomp_bpf_insns.h
 $(BUILD)/common/seccomp_bpf.o: ALL_CFLAGS += -I$(BUILD)/gen
 
-# The warm suites' zygote (frontend/zygote.py): the frontend sends it as
-# `python -c`, the helper's --zygote mode runs it and nothing else.
+# The warm suites' zygote: one Python program, written as the parts in
+# frontend/zygote/ (one responsibility each, run in name order as one
+# module) and joined here into $(BUILD)/gen/zygote.py. The frontend sends it
+# as `python -c`, the helper's --zygote mode runs it and nothing else.
 # tests/helper/zygote.t builds a helper of its own around a probe (ZYGOTE_PY).
-ZYGOTE_PY ?= frontend/zygote.py
+ZYGOTE_PARTS := $(sort $(wildcard frontend/zygote/*.py))
+ZYGOTE_PY ?= $(BUILD)/gen/zygote.py
+$(BUILD)/gen/zygote.py: $(ZYGOTE_PARTS)
+	@mkdir -p $(dir $@)
+	for f in $(ZYGOTE_PARTS); do cat "$$f"; echo; echo; done > $@.tmp && mv $@.tmp $@
 $(BUILD)/gen/zygote_text.h: $(ZYGOTE_PY) common/embed.sh
 	@mkdir -p $(dir $@)
 	sh common/embed.sh sbx_zygote_py < $< > $@

@@ -103,7 +103,7 @@ check "evalplus cheats --warm: their runs went warm, none cold ($got)" \
 # the test user whose command line holds the zygote's source (its first
 # line): its forks A, B and C carry the same command line (C runs the
 # sample through exec(), not execve), the helper's argv may too.
-marker=$(head -n 1 "$SBX_REPO/frontend/zygote.py" 2>/dev/null)
+marker=$(head -n 1 "$SBX_ZYGOTE_PY" 2>/dev/null)
 K=$D/kill
 mkdir -m 0755 "$K"
 "$HOST_PY" - "$K" <<'PY'
@@ -149,7 +149,7 @@ alive() { # alive PID: running, not a zombie
         [ -n "$s" ] && [ "$s" != Z ]
 }
 if [ -z "$marker" ]; then
-        not_ok "the zygote's source ($SBX_REPO/frontend/zygote.py) gives a marker to find it by"
+        not_ok "the zygote's source ($SBX_ZYGOTE_PY) gives a marker to find it by"
 else
         rc=0
         as_user env SBX_HELPER="$SBX_HELPER" timeout -k 5 300 "$SBX_RUN" --tier helper --no-progress \

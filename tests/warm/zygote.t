@@ -1,5 +1,5 @@
 #!/bin/bash
-# The warm zygote (frontend/zygote.py, docs/warm.md) gives every sample a
+# The warm zygote (frontend/zygote/, docs/warm.md) gives every sample a
 # cold run's isolation: driven by tests/warm/zygote_client.py (sbx-run's
 # side of the protocol) as the unprivileged test user, in the zygote's own
 # `unshare -U --map-current-user --keep-caps` user namespace, with real
@@ -18,13 +18,16 @@ unshare -U --map-current-user --keep-caps true 2>/dev/null ||
 build=${BUILD:-$repo/build}
 case $build in /*) ;; *) build=$repo/$build ;; esac
 bpf=$build/tests/warm/write-bpf
+zsrc=${SBX_ZYGOTE_PY:-$build/gen/zygote.py}     # frontend/zygote/, joined as the build embeds it
+[ -r "$zsrc" ] || make -s -C "$repo" BUILD="$build" "$zsrc" >&2 || { echo "1..1"; echo "not ok 1 - build $zsrc"; exit 1; }
 [ -x "$bpf" ] || make -s -C "$repo" BUILD="$build" "$bpf" >&2 || { echo "1..1"; echo "not ok 1 - build write-bpf"; exit 1; }
 
 # What the test user runs, root-owned and world-readable, removed at exit.
 Z=$(mktemp -d /tmp/sbx-zygote-t.XXXXXX)
 at_exit "rm -rf $Z"
 chmod 0755 "$Z"
-install -m 0644 "$repo/frontend/zygote.py" "$repo/tests/warm/zygote_client.py" "$repo/frontend/driver.py" "$Z/"
+install -m 0644 "$zsrc" "$Z/zygote.py"
+install -m 0644 "$repo/tests/warm/zygote_client.py" "$repo/frontend/driver.py" "$Z/"
 install -m 0755 "$bpf" "$Z/write-bpf"
 install -m 0644 /dev/stdin "$Z/checks.py" <<'PY'
 # The checks: one zygote session of runs, TAP on stdout.

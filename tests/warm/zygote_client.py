@@ -1,10 +1,10 @@
 #!/usr/bin/python3
 """A stand-in for sbx-run's side of docs/warm.md: starts the zygote
-(frontend/zygote.py) under a launcher (default: unshare -U
+(frontend/zygote/, joined: build/gen/zygote.py) under a launcher (default: unshare -U
 --map-current-user --keep-caps --), sends it the init message with the
 seccomp program from write-bpf, then runs samples one at a time.
 
-  zygote_client.py --zygote frontend/zygote.py --bpf build/tests/warm/write-bpf < runs.jsonl
+  zygote_client.py --zygote build/gen/zygote.py --bpf build/tests/warm/write-bpf < runs.jsonl
 
 Each input line is a JSON object: {"code": SOURCE, "args": [...],
 "files": {NAME: TEXT}, "env": [...], "cwd": DIR, "limits": {...}} (all but
@@ -118,7 +118,7 @@ class Zygote:
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument('--zygote', required=True, help='frontend/zygote.py')
+    ap.add_argument('--zygote', required=True, help='build/gen/zygote.py')
     ap.add_argument('--bpf', required=True, help='the write-bpf tool')
     ap.add_argument('--launcher', default='unshare -U --map-current-user --keep-caps --')
     ap.add_argument('--python', default='/usr/bin/python3')

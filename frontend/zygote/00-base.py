@@ -1,0 +1,210 @@
+# sbx's trusted zygote (docs/warm.md), part 1 of 4: the parts in frontend/zygote/
+# are joined in name order into one program (common/common.mk), run as
+# `PYTHON -I -B -c SOURCE` with
+# fd 0 a SOCK_SEQPACKET control socket. Once: a mount namespace of its own,
+# the covers under /proc unmounted. Per sample: the zygote (wall clock,
+# status line) -clone-> B (pid 1 of the run's namespaces: their set-up,
+# mounts, reaps) -fork-> C (the candidate: limits, no privilege, seccomp,
+# then the sample's `-c SOURCE`).
+# Fixed code, never sample text; stdlib only; single-threaded.
+import sys, _signal
+# First: what a fresh `python -I -B -c` has, for C to go back to.
+_BOOT_MODULES = frozenset(sys.modules)
+_BOOT_SIGNALS = {}
+for _s in range(1, _signal.NSIG):
+    try:
+        _BOOT_SIGNALS[_s] = _signal.getsignal(_s)
+    except (OSError, ValueError):
+        pass
+_BOOT_PATH = list(sys.path)
+import os, json, socket, select, ctypes, fcntl, struct, resource, array, errno, atexit, stat, time, mmap, gc, re
+
+_libc = ctypes.CDLL(None, use_errno=True)
+_libc.syscall.restype = ctypes.c_long
+_libc.prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
+_libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_char_p]
+_libc.umount2.argtypes = [ctypes.c_char_p, ctypes.c_int]
+
+CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x20000, 0x4000000, 0x8000000
+CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
+MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 32, 4096, 16384, 1 << 18
+MNT_DETACH, MOUNT_ATTR_RDONLY, AT_RECURSIVE = 2, 1, 0x8000
+PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_CAPBSET_READ, PR_CAPBSET_DROP = 1, 4, 23, 24
+PR_SET_NO_NEW_PRIVS, PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 38, 47, 4
+PR_CAP_AMBIENT_IS_SET, PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 1, 22, 2
+SIOCSIFFLAGS, IFF_UP, IFF_RUNNING = 0x8914, 0x1, 0x40
+# The new syscalls share one number on every architecture.
+SYS_MOUNT_SETATTR, SYS_CLOSE_RANGE = 442, 436
+SYS_OPEN_TREE, SYS_MOVE_MOUNT = 428, 429
+OPEN_TREE_CLONE, OPEN_TREE_CLOEXEC, MOVE_MOUNT_F_EMPTY_PATH = 1, 0o2000000, 4
+SYS_CAPGET, SYS_CAPSET = {'x86_64': (125, 126), 'aarch64': (90, 91)}.get(os.uname().machine, (125, 126))
+SYS_PIDFD_OPEN = 434
+SYS_CLONE = {'x86_64': 56, 'aarch64': 220}.get(os.uname().machine, 56)
+LINUX_CAPABILITY_VERSION_3 = 0x20080522
+
+SETUP_EXIT = 127            # C died before the sample's code: B says why
+MAX_MESSAGE = 1 << 23
+MAX_FDS = 253               # SCM_MAX_FD
+MAX_FILES = 64              # as the helper's --ro-bind
+MAX_ENV = 256
+SBX_SHMMNI, SBX_MSGMNI = 8, 8
+STACK_BYTES, SIGPENDING = 8 << 20, 256
+INODE_BYTES = 2048          # the tmpfs's inodes: one per 2 KiB, as mounts.c
+SCRATCH = '.sbx-tmpfs'
+PROC_READ_ONLY = ('sys', 'sysrq-trigger', 'irq', 'bus')
+LIMIT_KEYS = ('timeout_ms', 'cpu_s', 'memory', 'nproc', 'fsize', 'nofile', 'tmpfs')
+
+
+# SBX_ZYGOTE_TRACE=FILE in the zygote's environment: per-phase CLOCK_MONOTONIC (and process cpu)
+# stamps on a shared page, which the zygote appends to FILE per run (ms since just before
+# the clone of B).
+PHASES = ('z_clone b_start b_maps b_host_lo b_ipc b_setattr b_proc b_binds c_start c_signals c_setsid_fds '
+          'c_userns c_caps c_seccomp c_modules_env c_sample b_reaped z_reaped z_status').split()
+_TRACE_FILE = os.environ.get('SBX_ZYGOTE_TRACE')
+_TRACE = mmap.mmap(-1, 16 * len(PHASES)) if _TRACE_FILE else None
+_TRACE_FD = os.open(_TRACE_FILE, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600) if _TRACE else -1
+
+
+def stamp(phase):
+    if _TRACE is not None:
+        struct.pack_into('QQ', _TRACE, 16 * PHASES.index(phase), time.monotonic_ns(), time.process_time_ns())
+
+
+def trace_report(rid):
+    if _TRACE is not None:
+        t = struct.unpack_from('%dQ' % (2 * len(PHASES)), _TRACE)     # wall, and the process's cpu
+        os.write(_TRACE_FD, ('%s\n' % json.dumps({p: ((t[2 * i] - t[0]) / 1e6, t[2 * i + 1] / 1e6)
+                                                  for i, p in enumerate(PHASES)})).encode())
+        _TRACE[:] = bytes(len(_TRACE))
+
+
+class SetupError(Exception):
+    pass
+
+
+def diag(text):
+    try:
+        os.write(2, ('sbx zygote: %s\n' % text).encode('utf-8', 'backslashreplace'))
+    except OSError:
+        pass
+
+
+def check(rc, what):
+    """A libc call's -1 becomes SetupError('what: strerror')."""
+    if rc == -1:
+        e = ctypes.get_errno()
+        raise SetupError('%s: %s' % (what, os.strerror(e)))
+    return rc
+
+
+def prctl(option, a=0, b=0, c=0, d=0, what=None):
+    return check(_libc.prctl(option, a, b, c, d), what or 'prctl %d' % option)
+
+
+def mount(src, target, fstype, flags, data=None, what=None):
+    enc = lambda s: None if s is None else s.encode()
+    check(_libc.mount(enc(src), enc(target), enc(fstype), flags, enc(data)), what or 'mount %s' % target)
+
+
+def write_file(path, text):
+    fd = os.open(path, os.O_WRONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    try:
+        os.write(fd, text.encode())
+    finally:
+        os.close(fd)
+
+
+def path_is_clean(p):
+    """Absolute, no empty, '.' or '..' component, no trailing slash, no NUL."""
+    if not isinstance(p, str) or not p.startswith('/') or len(p) >= 4096 or '\0' in p:
+        return False
+    return p == '/' or all(c not in ('', '.', '..') for c in p[1:].split('/'))
+
+
+def path_is_under(path, prefix):
+    return prefix == '/' or path == prefix or path.startswith(prefix + '/')
+
+
+# ---- the run message -------------------------------------------------------
+
+class Run:
+    pass
+
+
+def _int(v, lo, hi, name):
+    if type(v) is not int or not lo <= v <= hi:
+        raise ValueError('%s: want an integer in [%d, %d]' % (name, lo, hi))
+    return v
+
+
+def parse_run(msg, fds):
+    """The run message, every field checked; ValueError says which."""
+    r = Run()
+    r.id = _int(msg.get('id'), 0, 2 ** 63, 'id')
+    argv = msg.get('argv')
+    if (not isinstance(argv, list) or len(argv) < 5 or not all(isinstance(a, str) and '\0' not in a for a in argv)
+            or argv[1:4] != ['-I', '-B', '-c']):
+        raise ValueError('argv: want [PYTHON, "-I", "-B", "-c", SOURCE, ARGS...]')
+    r.argv, r.source, r.args = argv, argv[4], argv[5:]
+    r.cwd = msg.get('cwd')
+    if not path_is_clean(r.cwd) or not r.cwd.startswith('/tmp/') or SCRATCH in r.cwd.split('/'):
+        raise ValueError('cwd: want a clean absolute path under /tmp/')
+    env = msg.get('env')
+    if (not isinstance(env, list) or len(env) > MAX_ENV or
+            not all(isinstance(e, str) and '\0' not in e and e.find('=') > 0 for e in env)):
+        raise ValueError('env: want at most %d strings NAME=VALUE' % MAX_ENV)
+    r.env = [e.split('=', 1) for e in env]
+    files = msg.get('files')
+    if (not isinstance(files, list) or len(files) > MAX_FILES or
+            not all(isinstance(f, str) and f not in ('', '.', '..') and '/' not in f and '\0' not in f
+                    and len(f.encode()) < 256 for f in files) or len(set(files)) != len(files)):
+        raise ValueError('files: want at most %d distinct plain file names' % MAX_FILES)
+    r.files = files
+    lim = msg.get('limits')
+    if not isinstance(lim, dict) or set(lim) != set(LIMIT_KEYS):
+        raise ValueError('limits: want exactly %s' % ', '.join(LIMIT_KEYS))
+    big = 2 ** 63 - 1
+    r.timeout_ms = _int(lim['timeout_ms'], 1, big, 'timeout_ms')
+    r.cpu_s = _int(lim['cpu_s'], 1, 2 ** 31, 'cpu_s')
+    r.memory = None if lim['memory'] is None else _int(lim['memory'], 1, big, 'memory')
+    r.nproc = _int(lim['nproc'], 1, 2 ** 31, 'nproc')
+    r.fsize = _int(lim['fsize'], 0, big, 'fsize')
+    r.nofile = _int(lim['nofile'], 3, 2 ** 31, 'nofile')
+    r.tmpfs = _int(lim['tmpfs'], 4096, big, 'tmpfs')
+    if len(fds) != 3 + len(files):
+        raise ValueError('want %d fds (stdout, stderr, status, files), got %d' % (3 + len(files), len(fds)))
+    r.stdout_w, r.stderr_w, r.status_w = fds[:3]
+    r.file_fds = fds[3:]
+    return r
+
+
+# ---- the status line (helper/util.c outcome_format, supervise.c classify) ---
+
+def json_string(s):
+    return json.dumps(s, ensure_ascii=True)[1:-1]
+
+
+def status_line(o):
+    return ('{"status":"%s","exit_code":%d,"signal":%d,"wall_s":%.4f,"cpu_s":%.4f,"max_rss_kb":%d,'
+            '"memory_peak":null,"oom_killed":false,"nproc_mode":"%s","message":"%s"}\n' %
+            (o['status'], o['exit_code'], o['signal'], o['wall_s'], o['cpu_s'], o['max_rss_kb'],
+             o['nproc_mode'], json_string(o['message'][:511])))
+
+
+def classify(r, timed_out, o, wait_status, setup_msg):
+    if timed_out:
+        o['status'], o['signal'] = 'timeout', 9
+    elif setup_msg is not None or wait_status is None:
+        o['status'] = 'setup-error'
+        o['message'] = setup_msg if setup_msg is not None else 'sandbox init died'
+    elif os.WIFEXITED(wait_status):
+        o['status'], o['exit_code'] = 'exited', os.WEXITSTATUS(wait_status)
+    else:
+        sig = o['signal'] = os.WTERMSIG(wait_status)
+        o['status'] = 'signaled'
+        if sig == 24 or (sig == 9 and o['cpu_s'] >= r.cpu_s):           # SIGXCPU, SIGKILL
+            o['status'] = 'cpu-limit'
+        # A guess: an RLIMIT_AS failure leaves no trace but a crash near the limit.
+        elif sig in (11, 6, 7) and r.memory is not None and o['max_rss_kb'] * 1024 >= r.memory // 2:
+            o['status'] = 'memory-limit'

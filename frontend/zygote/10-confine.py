@@ -1,0 +1,236 @@
+# sbx zygote, part 2 of 4 (joined after 00-base.py into one program, common/common.mk):
+# the namespaces, mounts and privileges of a run, as the helper makes them.
+
+# ---- namespaces, mounts, privileges ---------------------------------------
+
+def map_self_to(uid_inside, gid_inside, uid_outside, gid_outside):
+    """Just after unshare(CLONE_NEWUSER): the one mapping an unprivileged
+    process may write for itself. Dumpable meanwhile: else /proc/self is
+    root's and the maps cannot be opened."""
+    prctl(PR_SET_DUMPABLE, 1)
+    write_file('/proc/self/setgroups', 'deny')
+    write_file('/proc/self/uid_map', '%d %d 1' % (uid_inside, uid_outside))
+    write_file('/proc/self/gid_map', '%d %d 1' % (gid_inside, gid_outside))
+
+
+def unmount_below_proc():
+    """The tier's read-only binds over /proc/sys and the like (bwrap makes
+    them) would be locked in a user namespace of ours, and a locked bind
+    over a /proc file makes the kernel refuse B's fresh /proc."""
+    points = []
+    with open('/proc/self/mountinfo', 'rb') as f:
+        for line in f:
+            mp = line.split()[4].decode().replace('\\040', ' ').replace('\\011', '\t').replace('\\012', '\n')
+            if mp.startswith('/proc/'):
+                points.append(mp)
+    for mp in reversed(points):
+        check(_libc.umount2(mp.encode(), MNT_DETACH), 'unmount %s' % mp)
+
+
+def bring_up_lo():
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        fcntl.ioctl(s.fileno(), SIOCSIFFLAGS, struct.pack('16sH22x', b'lo', IFF_UP | IFF_RUNNING))
+    except OSError as e:
+        raise SetupError('bring up loopback: %s' % e.strerror)
+    finally:
+        s.close()
+
+
+def limit_ipc_namespace(r):
+    """As limits_ipc_namespace: SysV shm at most --memory (tmpfs for none),
+    in few segments, few message queues. Written as root of B's own user
+    namespace, which owns the IPC namespace (else the kernel refuses)."""
+    size = r.tmpfs if r.memory is None else r.memory
+    page = os.sysconf('SC_PAGESIZE')
+    for key, value in (('shmmax', size), ('shmall', size // page), ('shmmni', SBX_SHMMNI), ('msgmni', SBX_MSGMNI)):
+        try:
+            write_file('/proc/sys/kernel/' + key, str(value))
+        except OSError as e:
+            raise SetupError('write /proc/sys/kernel/%s in the run\'s IPC namespace: %s' % (key, e.strerror))
+
+
+def bind(src, target, flags):
+    mount(src, target, None, MS_BIND, what='bind %s' % target)
+    mount(None, target, None, MS_REMOUNT | MS_BIND | flags, what='remount %s' % target)
+
+
+def mount_setattr_recursive_ro(path):
+    attr = struct.pack('QQQQ', MOUNT_ATTR_RDONLY, 0, 0, 0)
+    check(_libc.syscall(ctypes.c_long(SYS_MOUNT_SETATTR), ctypes.c_int(-100), path.encode(),
+                        ctypes.c_uint(AT_RECURSIVE), attr, ctypes.c_size_t(len(attr))),
+          'make %s read-only' % path)
+
+
+def binds_below(dirs):
+    """The session's binds under the directories the run's tmpfs covers (a
+    venv or --ro-bind under /tmp or a home), each as a detached copy of
+    its mount tree, to put back at its own path on top (as the cold path
+    binds them after its /tmp): (path, is_dir, fd) in mount order."""
+    with open('/proc/self/mountinfo', 'rb') as f:
+        points = [re.sub(r'\\([0-7]{3})', lambda m: chr(int(m.group(1), 8)), l.split()[4].decode())
+                  for l in f]
+    kept = []
+    for p in points:
+        if (any(path_is_under(p, d) and p != d for d in dirs) and
+                not any(path_is_under(p, k) for k, _, _ in kept)):
+            fd = check(_libc.syscall(ctypes.c_long(SYS_OPEN_TREE), ctypes.c_int(-100), p.encode(),
+                                     ctypes.c_uint(OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE)),
+                       'copy the bind %s' % p)
+            kept.append((p, os.path.isdir(p), fd))
+    return kept
+
+
+def put_back(kept):
+    for path, is_dir, fd in kept:
+        os.makedirs(os.path.dirname(path), 0o755, exist_ok=True)
+        if is_dir:
+            os.makedirs(path, 0o755, exist_ok=True)
+        elif not os.path.exists(path):
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o444))
+        check(_libc.syscall(ctypes.c_long(SYS_MOVE_MOUNT), ctypes.c_int(fd), b'', ctypes.c_int(-100),
+                            path.encode(), ctypes.c_uint(MOVE_MOUNT_F_EMPTY_PATH)), 'bind %s again' % path)
+        os.close(fd)
+
+
+def add_proc():
+    flags = MS_NOSUID | MS_NODEV | MS_NOEXEC
+    if _libc.mount(b'proc', b'/proc', b'proc', flags, None) == -1:
+        # The tier's /proc read-only and locked so: a new one must be too.
+        mount('proc', '/proc', 'proc', flags | MS_RDONLY, what='mount a fresh /proc')
+    for name in PROC_READ_ONLY:
+        p = '/proc/' + name
+        if os.path.lexists(p):
+            bind(p, p, MS_RDONLY | flags)
+
+
+def build_root(r, uid, gid):
+    """B's mounts: everything inherited read-only, a fresh /proc, one tmpfs
+    of r.tmpfs bytes whose directories are /tmp, /dev/shm and the homes;
+    the workdir in it, its files copied in and bound read-only."""
+    # Whatever the zygote's sandbox left writable (its /tmp, home, a host's
+    # /var/tmp) is read-only here: nothing a sample writes outlives its run
+    # but in the run's own tmpfs.
+    mount_setattr_recursive_ro('/')
+    stamp('b_setattr')
+    add_proc()
+    stamp('b_proc')
+    homes = []
+    for h in (_ZYGOTE_HOME, dict(r.env).get('HOME')):
+        if (h and path_is_clean(h) and h != '/' and h not in homes and
+                not any(path_is_under(h, d) for d in ('/tmp', '/proc', '/dev', '/sys'))):
+            homes.append(h)
+    kept = binds_below(['/tmp', '/dev/shm'] + homes)
+    size = 'size=%d,nr_inodes=%d,mode=0755' % (r.tmpfs, r.tmpfs // INODE_BYTES + 64)
+    mount('tmpfs', '/tmp', 'tmpfs', MS_NOSUID | MS_NODEV, size, what='mount the run\'s tmpfs on /tmp')
+    scratch = '/tmp/' + SCRATCH
+    os.mkdir(scratch, 0o700)
+    for name, mode in (('tmp', 0o1777), ('shm', 0o1777), ('home', 0o700)):
+        os.mkdir(scratch + '/' + name, mode)
+    if os.path.isdir('/dev/shm') and not os.path.islink('/dev/shm'):
+        bind(scratch + '/shm', '/dev/shm', MS_NOSUID | MS_NODEV)
+    for h in homes:
+        if os.path.isdir(h) and not os.path.islink(h):
+            bind(scratch + '/home', h, MS_NOSUID | MS_NODEV)
+    bind(scratch + '/tmp', '/tmp', MS_NOSUID | MS_NODEV)
+    for h in (_ZYGOTE_HOME, dict(r.env).get('HOME')):
+        if h and path_is_clean(h) and h.startswith('/tmp/'):
+            os.makedirs(h, 0o700, exist_ok=True)
+    put_back(kept)
+    os.umask(0o022)
+    os.makedirs(r.cwd, 0o755, exist_ok=True)
+    os.chmod(r.cwd, 0o700)
+    stamp('b_binds')
+    for name, src in zip(r.files, r.file_fds):
+        copy_in(src, r.cwd + '/' + name)
+        bind(r.cwd + '/' + name, r.cwd + '/' + name, MS_RDONLY | MS_NOSUID | MS_NODEV)
+
+
+def copy_in(src, path):
+    if not stat.S_ISREG(os.fstat(src).st_mode):
+        raise SetupError('%s: not a regular file' % path)
+    out = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+    try:
+        offset = 0
+        while True:
+            n = os.sendfile(out, src, offset, 1 << 30)
+            if n == 0:
+                break
+            offset += n
+    except OSError as e:
+        raise SetupError('copy %s into the workdir: %s' % (path, e.strerror))
+    finally:
+        os.close(out)
+
+
+def caps_clear():
+    """Every capability set emptied, then checked: a failed drop must never
+    run anything (helper/privs.c privs_clear_caps)."""
+    cap = 0
+    while _libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) == 0:
+        cap += 1
+    if ctypes.get_errno() != errno.EINVAL or cap == 0:
+        raise SetupError('cannot clear the bounding set: %s' % os.strerror(ctypes.get_errno()))
+    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, what='clear the ambient set')
+    head = struct.pack('Ii', LINUX_CAPABILITY_VERSION_3, 0)
+    check(_libc.syscall(ctypes.c_long(SYS_CAPSET), head, bytes(24)), 'cannot drop capabilities')
+    data = ctypes.create_string_buffer(24)
+    check(_libc.syscall(ctypes.c_long(SYS_CAPGET), head, data), 'capget')
+    if any(data.raw) or any(_libc.prctl(PR_CAPBSET_READ, c, 0, 0, 0) != 0 for c in range(cap)) or \
+            any(_libc.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_IS_SET, c, 0, 0) != 0 for c in range(cap)):
+        raise SetupError('capabilities still present after dropping them')
+
+
+def set_rlimit(res, soft, hard):
+    """Never above the hard limit in force: only ever lowered (limits_set)."""
+    old_hard = resource.getrlimit(res)[1]
+    inf = resource.RLIM_INFINITY
+    h = hard if old_hard == inf or (hard != inf and hard < old_hard) else old_hard
+    s = soft if h == inf or (soft != inf and soft < h) else h
+    resource.setrlimit(res, (s, h))
+
+
+def apply_rlimits(r):
+    inf = resource.RLIM_INFINITY
+    set_rlimit(resource.RLIMIT_CPU, r.cpu_s, r.cpu_s + 1)       # SIGXCPU, SIGKILL a second later
+    set_rlimit(resource.RLIMIT_AS, inf if r.memory is None else r.memory, inf if r.memory is None else r.memory)
+    set_rlimit(resource.RLIMIT_FSIZE, r.fsize, r.fsize)
+    set_rlimit(resource.RLIMIT_NOFILE, r.nofile, r.nofile)
+    set_rlimit(resource.RLIMIT_CORE, 0, 0)
+    set_rlimit(resource.RLIMIT_STACK, STACK_BYTES, STACK_BYTES)
+    set_rlimit(resource.RLIMIT_MEMLOCK, 0, 0)
+    set_rlimit(resource.RLIMIT_MSGQUEUE, 0, 0)
+    set_rlimit(resource.RLIMIT_SIGPENDING, SIGPENDING, SIGPENDING)
+    # Lowered to the run's cap in C's own user namespace (it counts there).
+    set_rlimit(resource.RLIMIT_NPROC, inf, inf)
+
+
+def install_seccomp():
+    n = len(_BPF) // 8
+    buf = ctypes.create_string_buffer(_BPF, len(_BPF))
+
+    class SockFprog(ctypes.Structure):
+        _fields_ = [('len', ctypes.c_ushort), ('filter', ctypes.c_void_p)]
+    prog = SockFprog(n, ctypes.addressof(buf))
+    check(_libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.addressof(prog), 0, 0), 'seccomp filter')
+
+
+def reset_signals(table):
+    for sig in range(1, _signal.NSIG):
+        h = table.get(sig)
+        h = h if h is not None else _signal.SIG_DFL
+        try:
+            if _signal.getsignal(sig) is not h:     # Python's view is the kernel's: no syscall for the rest
+                _signal.signal(sig, h)
+        except (OSError, ValueError, TypeError):
+            pass
+    _signal.pthread_sigmask(_signal.SIG_SETMASK, [])
+
+
+def exit_if_orphaned(life_r):
+    """Dies with its parent; a hung-up pipe: the parent died before."""
+    prctl(PR_SET_PDEATHSIG, 9)
+    p = select.poll()
+    p.register(life_r, 0)
+    if p.poll(0):
+        os._exit(SETUP_EXIT)

@@ -1,0 +1,321 @@
+# sbx zygote, part 3 of 4 (joined after 10-confine.py, common/common.mk): the
+# processes of a run: the zygote's side, B (its init) and C (the candidate).
+
+# ---- the processes ---------------------------------------------------------
+
+def child(fn, *args):
+    """A forked child never returns into the zygote's loop."""
+    code = SETUP_EXIT
+    try:
+        code = fn(*args)
+    except BaseException as e:
+        diag('%s: %s' % (fn.__name__, e))
+    finally:
+        os._exit(code if isinstance(code, int) else SETUP_EXIT)
+
+
+# Why a raw clone(2) and not os.fork (docs/warm.md, "Who runs what"): B is
+# made straight into the run's namespaces (the flags: the user namespace
+# first, which then owns the others), so no intermediate process A. What a
+# raw clone skips, and why each is safe here:
+# - glibc's fork(): its atfork handlers and the child's lock resets (malloc
+#   arenas, stdio list, dl_load_lock), the child's cached tid in its
+#   struct pthread (CLONE_CHILD_SETTID), its robust-futex list, the
+#   fork generation of pthread_once. The zygote is single-threaded and is
+#   inside a ctypes call, so no lock is held when the address space is
+#   copied; B's stale cached tid is only ever compared with itself (B has no
+#   second thread; C is made by glibc's fork, which sets C's own), raise()
+#   and pthread_kill on oneself use gettid(2), getpid() is not cached
+#   (glibc >= 2.25); nothing of ours uses robust mutexes or pthread_once
+#   across the clone. A vDSO getrandom state is wiped by the kernel on any
+#   fork (VM_WIPEONFORK).
+# - CPython's PyOS_BeforeFork/AfterFork_Child: the import lock is not held
+#   (no import in flight), the GIL is held across the call by this very
+#   thread (PyDLL: never released, so B returns from the call owning it, with
+#   the same pthread_self()), no other thread state to delete, no
+#   os.register_at_fork callbacks run in B (threading's and random's: B makes
+#   no thread and draws no random number; C is made with os.fork, which runs
+#   them, and C reseeds random itself). The signal trip flags are not
+#   cleared: the zygote has no Python-level signal handler (SIGCHLD and
+#   SIGINT are SIG_DFL, SIGPIPE ignored), so none can be pending for B to run.
+# - The stack: 0, so B goes on on a copy of the zygote's, as after fork.
+# - Buffered Python output: the zygote writes only with os.write.
+# The zygote stays the only process that returns into serve(): child() ends
+# B with os._exit.
+_PYLIBC = ctypes.PyDLL(None, use_errno=True)
+_PYLIBC.syscall.restype = ctypes.c_long
+SIGCHLD = 17
+RUN_CLONE_FLAGS = (CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWNET | CLONE_NEWPID |
+                   SIGCHLD)
+
+
+def clone_run():
+    """clone(flags, stack 0, parent_tid, child_tid, tls): 0 in B, B's pid in the zygote."""
+    return check(_PYLIBC.syscall(ctypes.c_long(SYS_CLONE), ctypes.c_ulong(RUN_CLONE_FLAGS), ctypes.c_ulong(0),
+                                 ctypes.c_ulong(0), ctypes.c_ulong(0), ctypes.c_ulong(0)),
+                 'clone the run\'s namespaces')
+
+
+def run_sample(r):
+    """In the zygote, one run at a time (sbx-run sends the next only when this
+    one's pipes are closed): clones B, enforces the wall clock, reaps B and
+    writes the status line; every fd of the run closed on return."""
+    start = _monotonic()
+    o = {'status': 'setup-error', 'exit_code': 0, 'signal': 0, 'wall_s': 0.0, 'cpu_s': 0.0,
+         'max_rss_kb': 0, 'nproc_mode': 'none', 'message': ''}
+    info_r = info_w = life_r = life_w = -1
+    pid = -1
+    try:
+        if _SETUP_ERROR is not None:
+            raise SetupError(_SETUP_ERROR)
+        info_r, info_w = os.pipe2(os.O_CLOEXEC)
+        life_r, life_w = os.pipe2(os.O_CLOEXEC)
+        stamp('z_clone')
+        pid = clone_run()
+        if pid == 0:
+            os.close(info_r)
+            os.close(life_w)
+            child(b_main, r, info_w, life_r)
+    except SetupError as e:
+        o['message'] = str(e)
+    except OSError as e:
+        o['message'] = 'set up the run: %s' % e
+    for fd in (r.stdout_w, r.stderr_w, *r.file_fds, info_w, life_r):
+        if fd >= 0:
+            os.close(fd)
+    timed_out, ws_b, ru = False, None, None
+    if pid > 0:
+        pidfd = os.pidfd_open(pid)
+        p = select.poll()
+        p.register(pidfd, select.POLLIN)
+        deadline = start + r.timeout_ms / 1000.0
+        timed_out = True
+        while True:
+            left = deadline - _monotonic()
+            if left <= 0:
+                break
+            if p.poll(max(1, int(left * 1000 + 0.999))):
+                timed_out = False
+                break
+        if timed_out:
+            _signal.pidfd_send_signal(pidfd, 9)
+        _, ws_b, ru = os.wait4(pid, 0)
+        os.close(pidfd)
+        stamp('z_reaped')
+    if life_w >= 0:
+        os.close(life_w)
+    o['wall_s'] = _monotonic() - start
+    if ru is not None:
+        o['cpu_s'] = ru.ru_utime + ru.ru_stime
+        o['max_rss_kb'] = ru.ru_maxrss
+    wait_status, setup_msg = None, None
+    data = b''
+    while info_r >= 0:
+        chunk = os.read(info_r, 65536)
+        if not chunk:
+            break
+        data += chunk
+    if info_r >= 0:
+        os.close(info_r)
+    for line in data.decode('utf-8', 'replace').splitlines():
+        kind, _, rest = line.partition(' ')
+        if kind == 'E' and setup_msg is None:
+            setup_msg = rest
+        elif kind == 'U':
+            o['nproc_mode'] = 'userns'
+        elif kind == 'W':
+            wait_status = int(rest)
+    if pid < 0:
+        setup_msg = o['message']
+    classify(r, timed_out, o, wait_status, setup_msg)
+    line = status_line(o).encode()
+    try:
+        os.write(r.status_w, line)
+    except OSError as e:
+        diag('run %d: writing the status: %s' % (r.id, e))
+    os.close(r.status_w)
+    stamp('z_status')
+    trace_report(r.id)
+
+
+def b_main(r, info_w, life_r):
+    """Pid 1 of the run, cloned into its namespaces: what makes them the
+    run's (maps, hostname, lo, IPC limits), the mounts, then C; reaps
+    everything, and when C ends kills what is left and tells the zygote C's
+    wait status."""
+    # Default dispositions: the kernel then drops every signal sent to pid 1
+    # from inside its namespace (no handler of ours a sample could trigger).
+    stamp('b_start')
+    reset_signals({})
+    os.close(_CTL.detach())
+    os.close(r.status_w)
+    try:
+        # Dies with the zygote (its parent); a hung-up pipe: it died before.
+        exit_if_orphaned(life_r)
+        # The run's own user namespace, where B is root (the caller's uid
+        # outside): it owns every namespace of the run, so its root may set
+        # the IPC namespace's limits, and the zygote's creds do not matter.
+        map_self_to(0, 0, _UID, _GID)
+        prctl(PR_SET_DUMPABLE, 0)
+        stamp('b_maps')
+        check(_libc.sethostname(b'sbx', 3), 'sethostname')
+        bring_up_lo()
+        stamp('b_host_lo')
+        limit_ipc_namespace(r)
+        stamp('b_ipc')
+        os.umask(0)
+        build_root(r, _UID, _GID)
+        cpid = os.fork()
+        if cpid == 0:
+            child(c_main, r, info_w)
+    except (SetupError, OSError) as e:
+        os.write(info_w, ('E %s\n' % e).encode('utf-8', 'replace'))
+        return SETUP_EXIT
+    for fd in (r.stdout_w, r.stderr_w, *r.file_fds, life_r):
+        os.close(fd)
+    # Out of the sample's reach, able to do no more than reap.
+    try:
+        caps_clear()
+        prctl(PR_SET_NO_NEW_PRIVS, 1)
+        install_seccomp()
+    except SetupError as e:
+        os.write(info_w, ('E confine init: %s\n' % e).encode())
+        kill_all()
+    status = None
+    while True:
+        try:
+            pid, ws = os.waitpid(-1, 0)
+        except ChildProcessError:
+            break
+        if pid == cpid:
+            stamp('b_reaped')
+            status = ws
+            kill_all()
+    if status is not None:
+        os.write(info_w, ('W %d\n' % status).encode())
+    return 0
+
+
+def kill_all():
+    try:
+        os.kill(-1, 9)
+    except ProcessLookupError:
+        pass        # nothing left
+
+
+def c_main(r, info_w):
+    """The candidate: everything a cold run's candidate gets, then the sample."""
+    stamp('c_start')
+    reset_signals(_BOOT_SIGNALS)
+    prctl(PR_SET_PDEATHSIG, 9)
+    stamp('c_signals')
+    try:
+        os.setsid()
+        null = os.open('/dev/null', os.O_RDONLY)
+        os.dup2(null, 0)
+        os.dup2(r.stdout_w, 1)
+        os.dup2(r.stderr_w, 2)
+        # info_w at 3, every other fd closed (the zygote's objects keep no
+        # fd a sample's could be mistaken for: they are all detached).
+        os.dup2(info_w, 3, inheritable=False)
+        check(_libc.syscall(ctypes.c_long(SYS_CLOSE_RANGE), ctypes.c_uint(4), ctypes.c_uint(0xffffffff),
+                            ctypes.c_uint(0)), 'close_range')
+        info_w = 3
+        stamp('c_setsid_fds')
+        apply_rlimits(r)
+        # RLIMIT_NPROC counts per user namespace: in one of C's own, the cap
+        # is this run's alone, as a cold run's candidate (not the zygote's,
+        # B's too). C maps the caller's ids back to themselves.
+        check(_libc.unshare(CLONE_NEWUSER), 'unshare the candidate\'s user namespace')
+        map_self_to(_UID, _GID, 0, 0)
+        set_rlimit(resource.RLIMIT_NPROC, r.nproc, r.nproc)
+        os.write(info_w, b'U\n')
+        stamp('c_userns')
+        caps_clear()
+        stamp('c_caps')
+        os.chdir(r.cwd)
+        os.umask(0o022)
+        prctl(PR_SET_NO_NEW_PRIVS, 1)
+        install_seccomp()
+        # What exec would have given: a dumpable process (its own /proc/self).
+        prctl(PR_SET_DUMPABLE, 1)
+        stamp('c_seccomp')
+    except (SetupError, OSError) as e:
+        os.write(info_w, ('E %s\n' % e).encode('utf-8', 'replace'))
+        return SETUP_EXIT
+    os.environ.clear()
+    for k, v in r.env:
+        os.environ[k] = v
+    # Kept alive meanwhile: freeing the zygote's modules would write (copy)
+    # every page they are on.
+    forgotten = [sys.modules.pop(m) for m in [m for m in sys.modules if m not in _BOOT_MODULES]]
+    sys.path[:] = _BOOT_PATH
+    sys.path_importer_cache.clear()
+    if 'random' in sys.modules:
+        sys.modules['random'].seed()
+    sys.argv = ['-c'] + r.args
+    sys.orig_argv = list(r.argv)
+    main = type(sys)('__main__')
+    main.__dict__.update(__loader__=_MAIN_LOADER, __spec__=None, __package__=None, __annotations__={},
+                         __builtins__=sys.modules['builtins'])
+    sys.modules['__main__'] = main
+    os.close(info_w)
+    stamp('c_modules_env')
+    code = run_source(r.source, main.__dict__)
+    stamp('c_sample')
+    return finish(code)
+
+
+def run_source(source, namespace):
+    """`python -c SOURCE`: the exit code an uncaught exception or SystemExit gives."""
+    try:
+        exec(compile(source, '<string>', 'exec'), namespace)
+        return 0
+    except SystemExit as e:
+        return exit_code_of(e)
+    except BaseException as e:
+        try:
+            tb = e.__traceback__.tb_next if e.__traceback__ else None    # not run_source's frame
+            sys.excepthook(type(e), e.with_traceback(tb), tb)
+        except BaseException:
+            pass
+        return -2 if isinstance(e, KeyboardInterrupt) else 1
+
+
+def exit_code_of(e):
+    code = e.code
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code & 0xff
+    try:
+        sys.stderr.write(str(code) + '\n')
+    except BaseException:
+        pass
+    return 1
+
+
+def finish(code):
+    """What Py_Finalize does first: threads joined, atexit, stdio flushed."""
+    t = sys.modules.get('threading')
+    try:
+        if t is not None:
+            t._shutdown()
+    except BaseException:
+        pass
+    try:
+        atexit._run_exitfuncs()
+    except BaseException:
+        pass
+    for f in (sys.stdout, sys.stderr):
+        try:
+            if f is not None:
+                f.flush()
+        except BaseException:
+            if f is sys.stdout and code == 0:
+                code = 120
+    if code == -2:      # an uncaught KeyboardInterrupt ends by SIGINT, as python does
+        _signal.signal(_signal.SIGINT, _signal.SIG_DFL)
+        os.kill(os.getpid(), _signal.SIGINT)
+        code = 130
+    os._exit(code)

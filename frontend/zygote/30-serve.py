@@ -1,0 +1,134 @@
+# sbx zygote, part 4 of 4 (joined last, common/common.mk): the control socket
+# loop and the zygote's start.
+
+# ---- the zygote ------------------------------------------------------------
+
+def recv_message():
+    """One message and its fds; None at EOF."""
+    while True:
+        try:
+            data, anc, flags, _ = _CTL.recvmsg(MAX_MESSAGE, socket.CMSG_SPACE(MAX_FDS * 4))
+            break
+        except InterruptedError:
+            continue
+    fds = []
+    for level, kind, payload in anc:
+        if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+            a = array.array('i')
+            a.frombytes(payload[:len(payload) - len(payload) % a.itemsize])
+            fds.extend(a)
+    for fd in fds:
+        os.set_inheritable(fd, False)
+    if not data and not fds:
+        return None
+    if flags & (socket.MSG_TRUNC | socket.MSG_CTRUNC):
+        close_all(fds)
+        raise ValueError('message or its fds truncated')
+    return data, fds
+
+
+def close_all(fds):
+    for fd in fds:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+
+
+def read_bpf(fd):
+    chunks = []
+    while True:
+        b = os.read(fd, 65536)
+        if not b:
+            break
+        chunks.append(b)
+    prog = b''.join(chunks)
+    if not prog or len(prog) % 8 or len(prog) // 8 > 4096:
+        raise ValueError('seccomp program: %d bytes, want a non-empty multiple of 8' % len(prog))
+    return prog
+
+
+def handle(data, fds):
+    global _BPF
+    try:
+        msg = json.loads(data.decode('utf-8'))
+        if not isinstance(msg, dict):
+            raise ValueError('not a JSON object')
+        op = msg.get('op')
+        if op == 'init':
+            if len(fds) != 1:
+                raise ValueError('init: want one fd, got %d' % len(fds))
+            _BPF = read_bpf(fds[0])
+            return
+        if op != 'run':
+            raise ValueError('unknown op %r' % (op,))
+        if _BPF is None:
+            raise ValueError('run before init')
+        r = parse_run(msg, fds)
+    except Exception as e:          # whatever a message holds, the zygote goes on
+        diag('bad message skipped: %s: %s' % (type(e).__name__, e))
+        return
+    fds.clear()                     # run_sample's to close
+    run_sample(r)
+
+
+def serve():
+    while True:
+        try:
+            got = recv_message()
+        except ValueError as e:
+            diag('bad message skipped: %s' % e)
+            continue
+        except OSError as e:
+            diag('control socket: %s' % e)
+            return
+        if got is None:
+            return
+        data, fds = got
+        try:
+            handle(data, fds)
+        finally:
+            close_all(fds)
+
+
+def own_mount_namespace():
+    """Once, in the zygote's user namespace, with its CAP_SYS_ADMIN: a mount
+    namespace of its own where the tier's binds over /proc are not locked,
+    and unmounted, so that each run's copy (locked) has none."""
+    check(_libc.unshare(CLONE_NEWNS), 'unshare the mount namespace')
+    mount(None, '/', None, MS_REC | MS_PRIVATE, what='make / private')
+    unmount_below_proc()
+
+
+def main():
+    global _CTL, _ZYGOTE_PID, _UID, _GID, _ZYGOTE_HOME, _MAIN_LOADER, _SETUP_ERROR
+    prctl(PR_SET_DUMPABLE, 0)
+    try:
+        own_mount_namespace()
+    except (SetupError, OSError) as e:
+        # Every run then a setup-error, as when a run's own set-up fails:
+        # sbx-run runs the suite cold.
+        _SETUP_ERROR = 'zygote set-up: %s' % e
+    ctl = os.dup(0)             # close-on-exec, off fd 0
+    null = os.open('/dev/null', os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    _CTL = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET, fileno=ctl)
+    _ZYGOTE_PID, _UID, _GID = os.getpid(), os.getuid(), os.getgid()
+    _ZYGOTE_HOME = os.environ.get('HOME')
+    _MAIN_LOADER = getattr(sys.modules['__main__'], '__loader__', None)
+    _signal.signal(_signal.SIGINT, _signal.SIG_DFL)
+    # No Python-level handler at all (B, a raw clone, must find none pending):
+    # the zygote waits for its one child itself.
+    _signal.signal(_signal.SIGCHLD, _signal.SIG_DFL)
+    _CTL.send(json.dumps({'ready': 1, 'pid': _ZYGOTE_PID}).encode())
+    gc.collect()
+    gc.freeze()     # out of the collector's reach: a child's collection would write (copy) them all
+    serve()
+
+
+_monotonic = time.monotonic
+_BPF = None
+_CTL = None
+_SETUP_ERROR = None
+main()
