@@ -20,6 +20,7 @@ EXPECTED_DIFFERENCES='
 tests/helper/rlimits.t|RLIMIT_NPROC|rlimit mode sets --nproc plus the caller'"'"'s own processes (no-userns-helper.t checks the sum)
 tests/escape/bombs.t|fork bomb: capped at --nproc|rlimit mode counts the caller'"'"'s processes once, at the start, plus a slack for the helper'"'"'s own, so a few forks past --nproc can succeed (no-userns-helper.t checks the cap at --nproc + 8)
 tests/escape/warm.t|ran warm|warm runs need unprivileged user namespaces: here the helper refuses --zygote and every sample runs cold, contained as the rest of the script checks (tests/helper/zygote.t checks the refusal)
+tests/escape/warm_seccomp.t|the sample ran warm|warm runs need unprivileged user namespaces: here the sample runs cold, and answers every probe as the cold run does (the script checks that too)
 tests/helper/zygote.t|--zygote runs|--zygote needs unprivileged user namespaces: here it is refused, exit 3, which the script checks through harden-exec --no-userns
 '
 
