@@ -138,8 +138,6 @@ static bool wait_ready(int ctl)
         return ready;
 }
 
-/* How long a zygote may live and what it may use: the helper's ceilings
- * bound them there; the samples' own limits are set per sample. */
 /* The helper's defaults are the samples' too (nproc, nofile), as in a cold
  * run, which leaves them to the helper. */
 static void learn_limits(struct sandbox *sb, struct warm_pool *p)
@@ -149,6 +147,8 @@ static void learn_limits(struct sandbox *sb, struct warm_pool *p)
         p->limits_known = true;
 }
 
+/* How long a zygote may live and what it may use: the helper's ceilings
+ * bound them there; the samples' own limits are set per sample. */
 static void zygote_params(struct sandbox *sb, struct warm_pool *p, struct zygote_params *zp)
 {
         learn_limits(sb, p);
