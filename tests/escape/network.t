@@ -10,25 +10,7 @@ abstract=sbx-escape-$$-$RANDOM
 host_ip=$(hostname -I 2>/dev/null | awk '{ print $1 }')
 
 # The listener logs every connection; it runs as root on the host.
-"$HOST_PY" - "$abstract" "$T/listener" <<'PY' &
-import os, socket, sys, threading
-abstract, log = sys.argv[1], sys.argv[2]
-tcp = socket.socket(); tcp.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-tcp.bind(('0.0.0.0', 0)); tcp.listen(8)
-uds = socket.socket(socket.AF_UNIX); uds.bind('\0' + abstract); uds.listen(8)
-def serve(s, name):
-    while True:
-        c, _ = s.accept()
-        with open(log, 'a') as f: f.write(name + '\n')
-        c.close()
-threading.Thread(target=serve, args=(uds, 'unix'), daemon=True).start()
-with open(log + '.port', 'w') as f: f.write(str(tcp.getsockname()[1]))
-serve(tcp, 'tcp')
-PY
-listener=$!
-at_exit 'kill $listener 2>/dev/null'
-for _ in $(seq 50); do [ -s "$T/listener.port" ] && break; sleep 0.1; done
-port=$(cat "$T/listener.port")
+host_listener "$abstract" "$T/listener"
 
 # Under load a connect can time out: the sanity check gets three tries.
 for _ in 1 2 3; do

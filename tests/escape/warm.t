@@ -26,26 +26,8 @@ memory_mb=128
 bomb_comm=sbxfb$$        # the fork bomb's comm (PR_SET_NAME, kept across fork): at most 15 bytes
 tmpfs_bytes=$((64 << 20))   # DEFAULT_WORKDIR_BYTES (frontend/sandbox.h), a suite run's tmpfs
 
-# The host's listener (network.t's): every connection is logged.
-"$HOST_PY" - "$tag" "$D/listener" <<'PY' &
-import socket, sys, threading
-abstract, log = sys.argv[1], sys.argv[2]
-tcp = socket.socket(); tcp.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-tcp.bind(('0.0.0.0', 0)); tcp.listen(8)
-uds = socket.socket(socket.AF_UNIX); uds.bind('\0' + abstract); uds.listen(8)
-def serve(s, name):
-    while True:
-        c, _ = s.accept()
-        with open(log, 'a') as f: f.write(name + '\n')
-        c.close()
-threading.Thread(target=serve, args=(uds, 'unix'), daemon=True).start()
-with open(log + '.port', 'w') as f: f.write(str(tcp.getsockname()[1]))
-serve(tcp, 'tcp')
-PY
-listener=$!
-at_exit 'kill $listener 2>/dev/null'
-for _ in $(seq 50); do [ -s "$D/listener.port" ] && break; sleep 0.1; done
-port=$(cat "$D/listener.port" 2>/dev/null)
+# The host's listener (lib.sh, as network.t's): every connection is logged.
+host_listener "$tag" "$D/listener"
 check "sanity: the host's listener is up (port ${port:-none})" test -n "$port"
 host_ip=$(hostname -I 2>/dev/null | awk '{ print $1 }')
 : > "$D/listener"

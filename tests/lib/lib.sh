@@ -182,6 +182,33 @@ payload() {
 # matches PATTERN (a marker unique to the test, so nothing else is counted).
 user_pids() { pgrep -u "$SBX_TEST_USER" -f "$1" || true; }
 
+# host_listener ABSTRACT LOG: a listener on the host, run as root: TCP on
+# every address (an ephemeral port) and the abstract unix socket ABSTRACT;
+# each connection appends "tcp" or "unix" to LOG. Sets listener (its pid,
+# killed at exit) and port (empty when it did not come up).
+host_listener() {
+        local abstract=$1 log=$2
+        "$HOST_PY" - "$abstract" "$log" <<'PY' &
+import socket, sys, threading
+abstract, log = sys.argv[1], sys.argv[2]
+tcp = socket.socket(); tcp.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+tcp.bind(('0.0.0.0', 0)); tcp.listen(8)
+uds = socket.socket(socket.AF_UNIX); uds.bind('\0' + abstract); uds.listen(8)
+def serve(s, name):
+    while True:
+        c, _ = s.accept()
+        with open(log, 'a') as f: f.write(name + '\n')
+        c.close()
+threading.Thread(target=serve, args=(uds, 'unix'), daemon=True).start()
+with open(log + '.port', 'w') as f: f.write(str(tcp.getsockname()[1]))
+serve(tcp, 'tcp')
+PY
+        listener=$!
+        at_exit "kill $listener 2>/dev/null"
+        for _ in $(seq 50); do [ -s "$log.port" ] && break; sleep 0.1; done
+        port=$(cat "$log.port" 2>/dev/null)
+}
+
 # build_alt_helper: a helper of the test's own, built to read its config
 # from $alt/etc/helper.conf, a directory the test controls (removed at
 # exit); sets alt. Its build is a test: a failure ends the script.
