@@ -378,11 +378,10 @@ static int step_warm(struct sbx_run *r)
         r->status_buf[r->status_len] = '\0';
         bool lost = r->status_len == 0;
         if (!r->killed && (lost || strstr(r->status_buf, "\"setup-error\""))) {
-                struct sbx_err err = { 0 };
                 if (!lost)
                         warm_run_fail_setup(r, r->status_buf);
                 reset_output(r);
-                if (lost && warm_run_again(r, &err) == 1) {
+                if (lost && warm_run_again(r) == 1) {
                         r->start_ms = sbx_now_ms();
                         r->deadline_ms = r->start_ms + r->timeout_ms + WARM_GRACE_MS;
                         return 0;

@@ -462,11 +462,29 @@ static int try_send(struct sandbox *sb, struct warm_pool *p, struct sbx_run *r,
         return rc;
 }
 
+/* Up to tries sends, each to a zygote (a fresh one after one that failed):
+ * 1 when one took the run; else warm runs are given up for the session,
+ * with the reason. */
+static int send_or_give_up(struct sandbox *sb, struct warm_pool *p, struct sbx_run *r, int tries)
+{
+        char why[256] = "", note[300];
+
+        while (tries-- > 0) {
+                if (try_send(sb, p, r, &r->warm->spec, why, sizeof(why)) == 1) {
+                        p->warm++;
+                        return 1;
+                }
+        }
+        snprintf(note, sizeof(note), "warm runs given up: %.250s", why);
+        go_cold(p, true, note);
+        return 0;
+}
+
 int warm_run_start(struct sandbox *sb, const struct run_spec *spec, struct sbx_run *r,
                    struct sbx_err *err)
 {
         struct warm_pool *p = pool_of(sb);
-        char why[256], note[300];
+        char why[256];
 
         if (!p)
                 return sbx_fail_oom(err, "warm pool");
@@ -481,24 +499,13 @@ int warm_run_start(struct sandbox *sb, const struct run_spec *spec, struct sbx_r
         }
         if (!(r->warm = spec_copy(spec)))
                 return sbx_fail_oom(err, "warm run");
-        for (int tries = 0; tries < 2; tries++) {
-                if (try_send(sb, p, r, &r->warm->spec, why, sizeof(why)) == 1) {
-                        p->warm++;
-                        return 1;
-                }
-        }
-        snprintf(note, sizeof(note), "warm runs given up: %.250s", why);
-        go_cold(p, true, note);
-        return 0;
+        return send_or_give_up(sb, p, r, 2);    /* a dead idle zygote, then a fresh one */
 }
 
-int warm_run_again(struct sbx_run *r, struct sbx_err *err)
+int warm_run_again(struct sbx_run *r)
 {
-        struct sandbox *sb = r->sb;
-        struct warm_pool *p = sb->warm;
-        char why[256], note[300];
+        struct warm_pool *p = r->sb->warm;
 
-        (void)err;
         if (r->zygote >= 0)
                 zygote_end(&p->z[r->zygote]);
         r->zygote = -1;
@@ -511,13 +518,7 @@ int warm_run_again(struct sbx_run *r, struct sbx_err *err)
                 p->cold++;
                 return 0;
         }
-        if (try_send(sb, p, r, &r->warm->spec, why, sizeof(why)) == 1) {
-                p->warm++;
-                return 1;
-        }
-        snprintf(note, sizeof(note), "warm runs given up: %.250s", why);
-        go_cold(p, true, note);
-        return 0;
+        return send_or_give_up(r->sb, p, r, 1);
 }
 
 void warm_run_fail_setup(struct sbx_run *r, const char *status_line)

@@ -23,8 +23,8 @@ int warm_run_start(struct sandbox *sb, const struct run_spec *spec, struct sbx_r
                    struct sbx_err *err);
 /* After a warm run's fds are all at EOF without a status line: its zygote
  * died. Sends it again to a fresh zygote (1), or gives up on warm runs for
- * it (0: run it cold). -1 on an error of sbx-run's own. */
-int warm_run_again(struct sbx_run *r, struct sbx_err *err);
+ * it (0: run it cold). */
+int warm_run_again(struct sbx_run *r);
 /* The run's status line said setup-error: the zygote cannot isolate a
  * sample here (a host that refuses its mounts); warm runs are given up for
  * the session, and this one runs cold. */
