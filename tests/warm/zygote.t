@@ -12,8 +12,12 @@ if [ -z "${SBX_TEST_ROOT:-}" ]; then
         setup_users
 fi
 command -v unshare >/dev/null || skip_all "no unshare(1)"
-unshare -U --map-current-user --keep-caps true 2>/dev/null ||
-        skip_all "unshare -U --map-current-user --keep-caps fails here (no unprivileged user namespaces?)"
+if ! unshare -U --map-current-user --keep-caps true 2>/dev/null; then
+        why="unshare -U --map-current-user --keep-caps fails here (no unprivileged user namespaces?)"
+        # CI's machines have them: there a skip would hide the zygote's tests
+        [ "${CI:-}" != true ] || { echo "1..1"; echo "not ok 1 - $why"; exit 1; }
+        skip_all "$why"
+fi
 
 build=${BUILD:-$repo/build}
 case $build in /*) ;; *) build=$repo/$build ;; esac
