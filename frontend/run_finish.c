@@ -105,6 +105,13 @@ void run_classify_with(struct run_result *res, enum tier t,
         }
 }
 
+/* The signals a stop (Ctrl-C, kill, a scheduler's cancel) sends to every
+ * process of a job; sbx's own kills are SIGKILL. */
+static bool is_stop_signal(int sig)
+{
+        return sig == SIGTERM || sig == SIGINT || sig == SIGHUP;
+}
+
 void sbx_run_finish(struct sbx_run *r, struct run_result *res)
 {
         struct timeval ut, st;
@@ -123,6 +130,8 @@ void sbx_run_finish(struct sbx_run *r, struct run_result *res)
         run_classify_with(&r->res, r->tier->id, r->warm && r->pid < 0 ? helper_classify :
                           r->tier->classify, r->wait_status, r->status_buf,
                           r->killed_wall, r->interrupted, r->cpu_limit_s);
+        r->res.stop_signal = is_stop_signal(r->res.signal) ||
+                (r->pid >= 0 && WIFSIGNALED(r->wait_status) && is_stop_signal(WTERMSIG(r->wait_status)));
         *res = r->res;
         memset(&r->res, 0, sizeof(r->res));
         run_unlink(r->sb, r);

@@ -132,6 +132,8 @@ struct run_result {
         enum tier tier;
         char detail[128];               /* helper status ("cpu-limit", ...) or setup error */
         bool never_started;             /* the sandbox did not come up: the program never ran */
+        bool stop_signal;               /* it or its sandbox died of SIGTERM, SIGINT or SIGHUP,
+                                         * which sbx never sends: maybe a job's stop, not a verdict */
 };
 void run_result_free(struct run_result *res);
 /* After a run, with probe_by_first_run: 1 when the run showed its tier

@@ -1,6 +1,7 @@
 /* The event loop behind -j: starts runs while slots are free, sleeps in
  * ppoll until output, exit or the nearest deadline, and steps every run. */
 #include <errno.h>
+#include <stdbool.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,10 +10,18 @@
 #include "sched.h"
 #include "util.h"
 
+/* How long a result that may be a stop's (run_result.stop_signal) is held
+ * back: a scheduler's cancel signals every process of the job, and ours can
+ * come a little after the candidates'. */
+#define SCHED_STOP_GRACE_MS 500
+
 struct slot {
-        struct sbx_run *run;    /* NULL = free */
+        struct sbx_run *run;    /* NULL = no run in flight */
         size_t job;
         size_t pfd_off, npfd;
+        bool held;              /* run ended, result held until held_until */
+        int64_t held_until;
+        struct run_result held_res;
 };
 
 struct loop {
@@ -25,7 +34,7 @@ static int fill_slots(struct loop *L, const size_t *jobs, size_t n, size_t *next
                       const struct sched_ops *ops, struct sbx_err *err)
 {
         for (int i = 0; i < L->parallel && *next < n; i++) {
-                if (L->slots[i].run)
+                if (L->slots[i].run || L->slots[i].held)
                         continue;
                 struct sbx_run *run = NULL;
                 size_t job = jobs[(*next)++];
@@ -51,6 +60,8 @@ static int64_t collect_pfds(struct loop *L, size_t *npfd)
         *npfd = 0;
         for (int i = 0; i < L->parallel; i++) {
                 struct slot *s = &L->slots[i];
+                if (s->held && s->held_until < nearest)
+                        nearest = s->held_until;
                 if (!s->run)
                         continue;
                 s->pfd_off = *npfd;
@@ -64,8 +75,29 @@ static int64_t collect_pfds(struct loop *L, size_t *npfd)
         return wait < 0 ? 0 : wait;
 }
 
-/* Steps every run in flight; each that ended goes to ops->done, or, with
- * ops NULL (a stop), is dropped: resume runs it again. */
+/* The slot's run ended with res: to ops->done, or, with ops NULL (a stop),
+ * dropped: resume runs it again. A result that may be the job's stop is
+ * held back (SCHED_STOP_GRACE_MS) and dropped if the stop comes. */
+static int settle(struct loop *L, struct slot *s, struct run_result *res,
+                  const struct sched_ops *ops, struct sbx_err *err)
+{
+        int rc = 0;
+
+        if (ops && res->stop_signal && !s->held) {
+                s->held = true;
+                s->held_until = sbx_now_ms() + SCHED_STOP_GRACE_MS;
+                s->held_res = *res;
+                return 0;
+        }
+        s->held = false;
+        L->inflight--;
+        if (ops && ops->done(ops->ctx, s->job, res, err) < 0)
+                rc = -1;
+        run_result_free(res);
+        return rc;
+}
+
+/* Steps every run in flight and every held result whose time is up. */
 static int step_all(struct loop *L, const struct sched_ops *ops, struct sbx_err *err)
 {
         int rc = 0;
@@ -73,21 +105,25 @@ static int step_all(struct loop *L, const struct sched_ops *ops, struct sbx_err 
         for (int i = 0; i < L->parallel; i++) {
                 struct slot *s = &L->slots[i];
                 struct run_result res;
+                if (s->held && (!ops || sbx_now_ms() >= s->held_until)) {
+                        res = s->held_res;
+                        if (settle(L, s, &res, rc == 0 ? ops : NULL, err) < 0)
+                                rc = -1;
+                        continue;
+                }
                 if (!s->run || sbx_run_step(s->run, L->pfds + s->pfd_off, s->npfd) != 1)
                         continue;
                 memset(&res, 0, sizeof(res));
                 sbx_run_finish(s->run, &res);
                 s->run = NULL;
-                L->inflight--;
-                if (ops && rc == 0 && ops->done(ops->ctx, s->job, &res, err) < 0)
+                if (settle(L, s, &res, rc == 0 ? ops : NULL, err) < 0)
                         rc = -1;
-                run_result_free(&res);
         }
         return rc;
 }
 
 /* On a stop: kill every run at once, then reap them; no result is kept for
- * them (resume runs them again). */
+ * them or for the held ones (resume runs them again). */
 static void kill_all(struct loop *L)
 {
         for (int i = 0; i < L->parallel; i++)

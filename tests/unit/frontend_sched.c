@@ -28,6 +28,8 @@ struct seen {
         int starts[MAX_JOBS], dones[MAX_JOBS], kills[MAX_JOBS];
         int inflight, max_inflight;
         size_t skip_job;                        /* start says "ended without a run" */
+        size_t stop_signal_job;                 /* job + 1 whose result has stop_signal */
+        bool stop_in_finish;                    /* ... and *stop is set as it ends */
         size_t stop_after, fail_done_at;        /* dones before *stop / done's -1; 0: never */
         size_t n_done, started_at_stop;
         volatile sig_atomic_t *stop;
@@ -57,6 +59,9 @@ void __wrap_sbx_run_finish(struct sbx_run *r, struct run_result *res)
         struct fake_run *f = (struct fake_run *)r;
 
         res->returncode = (int)f->job;
+        res->stop_signal = S.stop_signal_job == f->job + 1;
+        if (res->stop_signal && S.stop_in_finish)
+                *S.stop = 1;
         S.inflight--;
 }
 
@@ -214,6 +219,39 @@ static void a_failing_done_stops_with_its_error(void **state)
         assert_true(S.n_started < 10);
 }
 
+/* A candidate killed by SIGTERM may be the job's stop reaching the
+ * candidates before sbx-run: its result waits out the grace, then counts. */
+static void a_result_that_may_be_a_stop_is_held_then_kept(void **state)
+{
+        const size_t *jobs = in_order();
+        struct sbx_err err = { 0 };
+
+        S.stop_signal_job = 1 + 1;
+        int64_t t0 = sbx_now_ms();
+        assert_int_equal(run(jobs, 4, 1, NULL, &err), SCHED_DONE);
+        assert_true(sbx_now_ms() - t0 >= 500);
+        assert_int_equal(S.n_done, 4);
+        assert_int_equal(S.dones[1], 1);
+        assert_int_equal(S.max_inflight, 1);    /* its slot stayed taken */
+}
+
+/* ... and is dropped when the stop comes: --resume runs it again. */
+static void a_stop_during_the_hold_drops_the_held_result(void **state)
+{
+        const size_t *jobs = in_order();
+        volatile sig_atomic_t stop = 0;
+        struct sbx_err err = { 0 };
+
+        S.stop = &stop;
+        S.stop_signal_job = 2 + 1;
+        S.stop_in_finish = true;
+        assert_int_equal(run(jobs, 6, 1, &stop, &err), SCHED_STOPPED);
+        assert_int_equal(S.dones[0] + S.dones[1], 2);
+        assert_int_equal(S.dones[2], 0);
+        assert_int_equal(S.n_started, 3);
+        assert_int_equal(S.inflight, 0);
+}
+
 static void j_outside_one_to_the_ceiling_is_refused(void **state)
 {
         static const size_t jobs[] = { 0 };
@@ -235,6 +273,8 @@ int main(void)
                 cmocka_unit_test_setup(a_stop_kills_the_runs_in_flight_and_starts_no_more, reset),
                 cmocka_unit_test_setup(a_stop_before_the_first_start_runs_nothing, reset),
                 cmocka_unit_test_setup(a_failing_done_stops_with_its_error, reset),
+                cmocka_unit_test_setup(a_result_that_may_be_a_stop_is_held_then_kept, reset),
+                cmocka_unit_test_setup(a_stop_during_the_hold_drops_the_held_result, reset),
                 cmocka_unit_test_setup(j_outside_one_to_the_ceiling_is_refused, reset),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
