@@ -18,29 +18,11 @@ if ! as_user "$SBX_RUN" -q --tier bwrap --workdir "$D" -- /bin/true >/dev/null 2
 fi
 tmpfs_mb=64     # DEFAULT_WORKDIR_BYTES (frontend/sandbox.h), a suite run's tmpfs
 warm_suite "$D" 60
-warm_sample "$D/samples.jsonl" fill <<'PY'
-import os, sys
-MB = 1 << 20
-def shmem_mb():
-    for line in open("/proc/meminfo"):
-        if line.startswith("Shmem:"):
-            return int(line.split()[1]) // 1024
-before, total, chunk = shmem_mb(), 0, b"x" * MB
-for d in ["/", "/dev", "/dev/shm", "/tmp", os.getcwd()]:
-    n = 0
-    try:
-        while total < 1024 * MB:
-            # 32 MB files: under the fsize limit
-            with open(os.path.join(d, "fill%d" % n), "wb") as f:
-                for _ in range(32):
-                    f.write(chunk)
-                    total += MB
-            n += 1
-    except OSError as e:
-        print("%s: %s" % (d, e.strerror), file=sys.stderr)
-print("wrote %d MB, shmem +%d MB" % (total // MB, shmem_mb() - before), file=sys.stderr)
-raise SystemExit(3)
-PY
+# bwrap-tmpfs.t's fill.py, its report on stderr (a failed result keeps it)
+fill=$(cold_probe bwrap-tmpfs.t)
+check "bwrap-tmpfs.t's fill.py is there to run (${#fill} bytes)" test -n "$fill"
+printf 'import sys\nsys.stdout = sys.stderr\n%s\nraise SystemExit(3)\n' "$fill" |
+        warm_sample "$D/samples.jsonl" fill
 chown -R "$SBX_TEST_USER:" "$D"
 
 warm_suite_run "$D/fill" --tier bwrap --suite "$D/suite.json" --samples "$D/samples.jsonl" \

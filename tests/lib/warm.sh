@@ -65,3 +65,12 @@ warm_suite_run() {
                 ${WARM_WRAP:-} "$SBX_RUN" --no-progress "$@" --out "$prefix.out.jsonl" --json \
                 > "$prefix.json" 2> "$prefix.err" < "${WARM_STDIN:-/dev/null}" || rc=$?
 }
+
+# cold_probe SCRIPT: the first <<'PY' here-document of tests/escape/SCRIPT,
+# the cold test's own probe, so that a warm test runs the very program its
+# cold counterpart runs. Fails, printing nothing, when there is none.
+cold_probe() {
+        local f; f=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/escape/$1
+        awk '!on && /<<'"'"'PY'"'"'$/ { on = 1; next } on && /^PY$/ { found = 1; exit } on { print }
+             END { exit !found }' "$f"
+}
