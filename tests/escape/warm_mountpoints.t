@@ -8,9 +8,9 @@
 # tmpfs). A bounded racer: RUNS warm suites of two samples, with the bound
 # file toggled all along, leave no root-owned file. A session whose file
 # was gone at a check fails, as a cold run does; one whose file was
-# replaced after its zygote bound it cannot bind it again for a sample (the
-# kernel will not move a copy of a mount of a deleted file: ENOENT), and
-# gives up warm runs: its samples run cold. So the raced suites are not
+# replaced after its zygote bound it cannot bind it again for a sample
+# (B's move_mount of its copy of the zygote's mount, whose file is now
+# deleted, fails with ENOENT), and gives up warm runs: its samples run cold. So the raced suites are not
 # asked to run warm; a file replaced mid-suite (deterministic, below) is
 # asked for what a cold run gives: each sample reads the file as it is
 # then. Unraced: a warm sample sees the --ro-bind file at its path, with
