@@ -10,6 +10,7 @@
 # SBX_ESCAPE_WARM_MODE=cold runs the same assertions one sandbox per sample
 # (the warm ones must hold there too; the warm counts are then not checked).
 . "$(dirname "$0")/../lib/lib.sh"
+. "$(dirname "$0")/../lib/warm.sh"
 require_test_root
 mode=${SBX_ESCAPE_WARM_MODE:-warm}
 D=$(user_tmpdir)
@@ -42,15 +43,11 @@ check "sanity: the victim sleep runs as $SBX_TEST_USER (pid ${victim:-none})" te
 # hostile: every payload, with controls between them that sleep 1 s so
 # that they run beside the payloads at -j2; leftover: -j1 (one zygote),
 # samples that leave files and samples after them that look for them.
+warm_suite "$D" 5
 "$HOST_PY" - "$D" "$payloads" "$tag" "$token" "$home" "$host_tmp" "$port" "$host_ip" \
         "$((768 << 20))" "$bomb_comm" <<'PY'
 import json, os, sys
 d, pdir, tag, token, home, host_tmp, port, host_ip, big, comm = sys.argv[1:]
-with open(os.path.join(d, "problems.jsonl"), "w") as f:
-    f.write(json.dumps({"task_id": "esc/0"}) + "\n")
-json.dump({"problems": "problems.jsonl", "timeout": 5, "template": "{completion}\n"},
-          open(os.path.join(d, "suite.json"), "w"))
-
 def payload(name, *argv):
     src = open(os.path.join(pdir, name)).read()
     # hex: the program text (in the workdir, which read_secrets walks) must
@@ -110,16 +107,8 @@ hostile 300 setpriv --reuid="$SBX_TEST_USER" --regid="$SBX_TEST_USER" --init-gro
         > "$D/hostile.json" 2> "$D/hostile.err" < /dev/null || rc=$?
 is "the hostile warm suite runs to its end ($(( $(date +%s) - t0 )) s)" "$rc" 0
 [ "$rc" -eq 0 ] || diag "$(head -c 600 "$D/hostile.err")"
-# tail NAME: the payload's stderr_tail; field NAME KEY: another field of it
-tail_of() {
-        "$HOST_PY" - "$D/hostile.out.jsonl" "$1" "${2:-stderr_tail}" <<'PY' 2>/dev/null
-import json, sys
-for l in open(sys.argv[1]):
-    r = json.loads(l)
-    if r["what"] == sys.argv[2]:
-        print(r.get(sys.argv[3], ""))
-PY
-}
+# tail NAME: the payload's stderr_tail; tail NAME KEY: another field of it
+tail_of() { result_of "$D/hostile.out.jsonl" "$@"; }
 n_samples=$(wc -l < "$D/hostile.jsonl")
 got=$("$HOST_PY" - "$D/hostile.out.jsonl" "$n_samples" <<'PY' 2>&1
 import collections, json, sys
@@ -135,8 +124,7 @@ is "one result per sample, and every control sample passes beside the payloads" 
         "$got" "True $(( (n_samples + 1) / 2 ))/$(( (n_samples + 1) / 2 )) controls passed "
 if [ "$mode" = warm ]; then
         is "every sample ran warm (no zygote was lost to a payload)" \
-                "$("$HOST_PY" -c 'import json,sys; w = json.load(open(sys.argv[1])).get("warm") or {}
-print(w.get("warm"), w.get("cold"), w.get("cold_why"))' "$D/hostile.json" 2>&1)" "$n_samples 0 None"
+                "$(warm_counts "$D/hostile.json")" "$n_samples 0 None"
 fi
 
 # fork bomb (bombs.t): capped by the run's nproc, the host can still fork,
@@ -245,7 +233,6 @@ is "a sample's files in /tmp, /dev/shm and its cwd are there for itself and gone
         "$got" "control:P leave:P look:P leave:P look:P control:P"
 if [ "$mode" = warm ]; then
         is "... and the six ran warm, on one zygote (-j1, none lost)" \
-                "$("$HOST_PY" -c 'import json,sys; w = json.load(open(sys.argv[1])).get("warm") or {}
-print(w.get("warm"), w.get("cold"), w.get("cold_why"))' "$D/leftover.json" 2>&1)" "6 0 None"
+                "$(warm_counts "$D/leftover.json")" "6 0 None"
 fi
 done_testing

@@ -21,6 +21,10 @@ tests/helper/rlimits.t|RLIMIT_NPROC|rlimit mode sets --nproc plus the caller'"'"
 tests/escape/bombs.t|fork bomb: capped at --nproc|rlimit mode counts the caller'"'"'s processes once, at the start, plus a slack for the helper'"'"'s own, so a few forks past --nproc can succeed (no-userns-helper.t checks the cap at --nproc + 8)
 tests/escape/warm.t|ran warm|warm runs need unprivileged user namespaces: here the helper refuses --zygote and every sample runs cold, contained as the rest of the script checks (tests/helper/zygote.t checks the refusal)
 tests/escape/warm_seccomp.t|the sample ran warm|warm runs need unprivileged user namespaces: here the sample runs cold, and answers every probe as the cold run does (the script checks that too)
+tests/escape/warm_caller_limits.t|the sample ran warm|warm runs need unprivileged user namespaces: here the sample runs cold, its limits clamped as the script checks
+tests/escape/warm_stdio_binds.t|the sample ran warm|warm runs need unprivileged user namespaces: here the sample runs cold, its fd 0 /dev/null as the script checks
+tests/escape/warm_mountpoints.t|both samples warm|warm runs need unprivileged user namespaces: here the samples run cold and see the --ro-bind read-only, as the script checks
+tests/escape/warm_terminal.t|both samples ran warm|warm runs need unprivileged user namespaces: here the samples run cold, and nothing of theirs reaches the terminal, as the script checks
 tests/helper/zygote.t|--zygote runs|--zygote needs unprivileged user namespaces: here it is refused, exit 3, which the script checks through harden-exec --no-userns
 '
 

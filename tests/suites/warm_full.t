@@ -2,11 +2,18 @@
 # Warm and cold give the same verdicts on the long suites (check-full):
 # HumanEval+ (OriginFmt and evalplus's native file, canonical), ClassEval
 # (canonical and GPT-4-Turbo's greedy samples), the CodeGen-16B subset of
-# codegen_subset.t (shard 0/50), at -j4, and HumanEval+ OriginFmt's shard
-# 0/8 at -j1, in the helper tier. The unshipped data comes from
-# $SBX_TEST_DATA (default ../shared/suites): a part without it is skipped,
-# saying so.
+# codegen_subset.t (shard 0/50), at -j4; at -j1 (one zygote serves every
+# sample), HumanEval+ OriginFmt's shard 0/8, ClassEval canonical whole,
+# GPT-4-Turbo's shard 0/2 and CodeGen-16B's shard 0/100, in the helper
+# tier. The -j1 parts are sized to add about 75 s to check-full at load 2
+# on the 2-core VM (ClassEval canonical, cold and warm, took 38 s there;
+# the two shards about 20 s each, from shards half their size), 159 s at
+# load 7-12; each part's diag says its time and the load. The two
+# exclusions (VARIES, below) are made at -j1 as at -j4. The unshipped
+# data comes from $SBX_TEST_DATA (default ../shared/suites): a part
+# without it is skipped, saying so.
 . "$(dirname "$0")/../lib/lib.sh"
+. "$(dirname "$0")/../lib/warm.sh"
 require_test_root
 D=$(user_tmpdir)
 export SBX_EXTRA_ENV="SBX_CACHE=$D/cache SBX_HELPER=$SBX_HELPER"
@@ -31,14 +38,9 @@ for r in rows:
     print(re.sub(r"/tmp/sbx-[A-Za-z0-9_.-]*", "/tmp/SBX", "\t".join(v)))
 PY
 }
-warm_of() {
-        "$HOST_PY" -c 'import json,sys
-w = json.load(open(sys.argv[1])).get("warm") or {}
-print(w.get("warm"), w.get("cold"), w.get("cold_why"))' "$1" 2>/dev/null || echo "no summary"
-}
 # compare NAME ARGS...: the suite run --cold and --warm; same verdicts, all warm
 compare() {
-        local name=$1 m rc; shift
+        local name=$1 m rc t0=$SECONDS; shift
         for m in cold warm; do
                 rc=0
                 as_user timeout -k 5 1800 "$SBX_RUN" --tier helper --no-progress "$@" "--$m" \
@@ -47,6 +49,7 @@ compare() {
                 [ "$rc" -eq 0 ] || diag "$(head -c 400 "$D/$name.$m.err")"
                 verdicts "$D/$name.$m.jsonl" > "$D/$name.$m.v" 2>&1
         done
+        diag "$name: cold and warm in $((SECONDS - t0)) s (load $(cut -d' ' -f1 /proc/loadavg))"
         local n; n=$(wc -l < "$D/$name.cold.v")
         check "$name: the cold run has results ($n)" test "$n" -gt 0
         if cmp -s "$D/$name.cold.v" "$D/$name.warm.v"; then ok "$name: warm verdicts identical to cold ($n samples)"
@@ -54,7 +57,7 @@ compare() {
         # Runs above the helper's ceilings (ClassEval's many-class tasks:
         # their wall clock passes max_timeout) run cold, where the helper
         # refuses them as in the cold run; every other run goes warm.
-        local w above; w=$(warm_of "$D/$name.warm.json")
+        local w above; w=$(warm_counts "$D/$name.warm.json")
         above=$(grep -c "above the ceiling" "$D/$name.cold.v")
         if [ "$above" -eq 0 ] && [ "${w##* }" = None ] && [ "${w%% *}" -gt 0 ] 2>/dev/null &&
                 [ "$(cut -d' ' -f2 <<<"$w")" = 0 ]; then
@@ -76,9 +79,12 @@ compare heplus-native-j4 --suite humanevalplus --problems "$HEP/HumanEvalPlus.js
 CE=$SBX_DATA/classeval
 if [ -r "$CE/ClassEval_data.json" ]; then
         compare classeval-canonical-j4 --suite classeval --problems "$CE/ClassEval_data.json" --canonical --k 1 -j 4
+        compare classeval-canonical-j1 --suite classeval --problems "$CE/ClassEval_data.json" --canonical --k 1 -j 1
         if [ -r "$CE/model_outputs/GPT-4-Turbo_class_H_greedy.json" ]; then
                 compare classeval-gpt4-j4 --suite classeval --problems "$CE/ClassEval_data.json" \
                         --samples "$CE/model_outputs/GPT-4-Turbo_class_H_greedy.json" --k 1 -j 4
+                compare classeval-gpt4-j1-shard0of2 --suite classeval --problems "$CE/ClassEval_data.json" \
+                        --samples "$CE/model_outputs/GPT-4-Turbo_class_H_greedy.json" --k 1 -j 1 --shard 0/2
         else skip_part "ClassEval GPT-4-Turbo" "$CE/model_outputs/GPT-4-Turbo_class_H_greedy.json"; fi
 else skip_part ClassEval "$CE/ClassEval_data.json"; fi
 
@@ -86,5 +92,7 @@ CG=$SBX_DATA/humaneval/model_samples/codegen16b_t0.8_n100.jsonl
 if [ -r "$CG" ]; then
         compare codegen16b-shard0of50-j4 --suite humaneval --problems "$SBX_DATA/humaneval/HumanEval.jsonl.gz" \
                 --samples "$CG" --shard 0/50 -j 4
+        compare codegen16b-shard0of100-j1 --suite humaneval --problems "$SBX_DATA/humaneval/HumanEval.jsonl.gz" \
+                --samples "$CG" --shard 0/100 -j 1
 else skip_part "CodeGen-16B subset" "$CG"; fi
 done_testing
