@@ -115,8 +115,14 @@ static int build_binds(struct sandbox *sb, const struct interp_info *info,
         for (const char *const *b = sb->opts.ro_binds; b && *b; b++) {
                 if ((*b)[0] != '/')
                         return sbx_fail(err, 0, "--ro-bind %s: must be absolute", *b);
-                if (access(*b, F_OK) < 0)
+                struct stat st;
+                if (stat(*b, &st) < 0)
                         return sbx_fail(err, errno, "--ro-bind %s", *b);
+                /* as the helper refuses them: a read-only bind leaves a
+                 * socket connectable and a FIFO or device writable */
+                if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode))
+                        return sbx_fail(err, 0, "--ro-bind %s: not a regular file or directory "
+                                        "(a socket, FIFO or device would stay usable read-only)", *b);
                 rc |= strvec_push(&sb->binds, *b);
         }
         if (rc)

@@ -31,8 +31,9 @@ static const char usage_modes[] =
 static const char usage_sandbox[] =
 "  --env NAME=VALUE      add to the program's environment ({venv} = the venv path);\n"
 "                        nothing else of yours reaches it\n"
-"  --ro-bind PATH        make PATH visible read-only (helper and bwrap tiers; its\n"
-"                        sockets stay connectable; never your home or /run/user)\n"
+"  --ro-bind PATH        make a file or directory visible read-only (helper and\n"
+"                        bwrap tiers; the sockets in a directory stay connectable;\n"
+"                        never your home or /run/user)\n"
 "  --print-argv          print the tier's command line for the run, one word a\n"
 "                        line, and run nothing (fds 3/4 are sbx-run's own pipes)\n"
 "  --repeat N            run N times in one session (fresh workdir each) and\n"
