@@ -68,8 +68,12 @@ def run_sample(r):
     try:
         if _SETUP_ERROR is not None:
             raise SetupError(_SETUP_ERROR)
+        plan_root(r)
         info_r, info_w = os.pipe2(os.O_CLOEXEC)
         life_r, life_w = os.pipe2(os.O_CLOEXEC)
+        # What the zygote made since the last run, out of the collector's
+        # reach too: a collection in B or C would write (copy) each page.
+        gc.freeze()
         stamp('z_clone')
         pid = clone_run()
         if pid == 0:
@@ -135,7 +139,7 @@ def run_sample(r):
         diag('run %d: writing the status: %s' % (r.id, e))
     os.close(r.status_w)
     stamp('z_status')
-    trace_report(r.id)
+    trace_report(ru)
 
 
 def b_main(r, info_w, life_r):
@@ -146,7 +150,7 @@ def b_main(r, info_w, life_r):
     # Default dispositions: the kernel then drops every signal sent to pid 1
     # from inside its namespace (no handler of ours a sample could trigger).
     stamp('b_start')
-    reset_signals({})
+    reset_signals({}, _B_SIGNALS)
     os.close(_CTL.detach())
     os.close(r.status_w)
     try:
@@ -206,7 +210,7 @@ def kill_all():
 def c_main(r, info_w):
     """The candidate: everything a cold run's candidate gets, then the sample."""
     stamp('c_start')
-    reset_signals(_BOOT_SIGNALS)
+    reset_signals(_BOOT_SIGNALS, _C_SIGNALS)
     prctl(PR_SET_PDEATHSIG, 9)
     stamp('c_signals')
     try:
@@ -269,7 +273,8 @@ def c_main(r, info_w):
 def run_source(source, namespace):
     """`python -c SOURCE`: the exit code an uncaught exception or SystemExit gives."""
     try:
-        exec(compile(source, '<string>', 'exec'), namespace)
+        code = _COMPILED.get(source)
+        exec(code if code is not None else compile(source, '<string>', 'exec'), namespace)
         return 0
     except SystemExit as e:
         return exit_code_of(e)
