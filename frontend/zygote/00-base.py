@@ -62,7 +62,7 @@ LIMIT_KEYS = ('timeout_ms', 'cpu_s', 'memory', 'nproc', 'fsize', 'nofile', 'tmpf
 # shared page, which the zygote appends to FILE per run: {phase: [ms since just before the
 # clone of B, the stamping process's cpu ms, its minor faults]}.
 PHASES = ('z_clone b_start b_maps b_host_lo b_ipc b_setattr b_proc b_binds c_start c_signals c_setsid_fds '
-          'c_userns c_caps c_seccomp c_modules_env c_sample b_reaped z_reaped z_status').split()
+          'c_userns c_caps c_seccomp c_modules_env c_sample b_reaped z_status z_reaped').split()
 _TRACE_FILE = os.environ.get('SBX_ZYGOTE_TRACE')
 _TRACE = mmap.mmap(-1, 24 * len(PHASES)) if _TRACE_FILE else None
 _TRACE_FD = os.open(_TRACE_FILE, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600) if _TRACE else -1
