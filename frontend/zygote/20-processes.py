@@ -125,6 +125,14 @@ def start_b(r, o):
     return pid, info_r, life_w
 
 
+def report_setup_error(info_w, e, prefix=''):
+    """An E line: the run is a setup-error (sbx-run runs it cold), whatever
+    went wrong before the sample's code; an unexpected exception is named,
+    as it is a bug of the zygote's, not the sample's verdict."""
+    what = str(e) if isinstance(e, (SetupError, OSError)) else '%s: %s' % (type(e).__name__, e)
+    os.write(info_w, ('E %s%s\n' % (prefix, what)).encode('utf-8', 'replace'))
+
+
 def b_said_ended(data):
     """B's W line, its last, is in: C and every process of the run are reaped."""
     return any(line.startswith(b'W ') for line in data.split(b'\n')[:-1])
@@ -218,8 +226,8 @@ def b_main(r, info_w, life_r):
         cpid = os.fork()
         if cpid == 0:
             child(c_main, r, info_w)
-    except (SetupError, OSError) as e:
-        os.write(info_w, ('E %s\n' % e).encode('utf-8', 'replace'))
+    except Exception as e:  # noqa: BLE001 (any failure here is the set-up's)
+        report_setup_error(info_w, e)
         return SETUP_EXIT
     for fd in (r.stdout_w, r.stderr_w, *r.file_fds, life_r):
         os.close(fd)
@@ -228,8 +236,8 @@ def b_main(r, info_w, life_r):
         caps_clear()
         prctl(PR_SET_NO_NEW_PRIVS, 1)
         install_seccomp()
-    except SetupError as e:
-        os.write(info_w, ('E confine init: %s\n' % e).encode())
+    except Exception as e:  # noqa: BLE001
+        report_setup_error(info_w, e, 'confine init: ')
         kill_all()
     status = None
     while True:
@@ -294,8 +302,8 @@ def c_main(r, info_w):
         # What exec would have given: a dumpable process (its own /proc/self).
         prctl(PR_SET_DUMPABLE, 1)
         stamp('c_seccomp')
-    except (SetupError, OSError) as e:
-        os.write(info_w, ('E %s\n' % e).encode('utf-8', 'replace'))
+    except Exception as e:  # noqa: BLE001 (no sample code has run yet)
+        report_setup_error(info_w, e)
         return SETUP_EXIT
     # The same as os.environ.clear(), which pops one item at a time through
     # MutableMapping (a few times slower here).
