@@ -9,7 +9,8 @@
  * inflates far less than wall time. timerun is a subreaper: what a command
  * leaves to finish after it exits (a sandbox's init tearing its namespaces
  * down, bwrap's inner process) is waited for before the next run, outside
- * the wall time (the caller no longer waits for it) but in the CPU time. */
+ * the wall time (the caller no longer waits for it) but in the CPU time.
+ * Odd rounds run the commands in reverse order. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -165,9 +166,12 @@ int main(int argc, char **argv)
                         die("calloc");
                 run_once(&cmds[i], &cpu); /* warm-up: page cache, first exec */
         }
+        /* Odd rounds in reverse order: no variant always runs right after the same other. */
         for (r = 0; r < rounds; r++)
-                for (i = 0; i < n; i++)
+                for (int k = 0; k < n; k++) {
+                        i = r % 2 ? n - 1 - k : k;
                         cmds[i].ms[r] = run_once(&cmds[i], &cmds[i].cpu_ms[r]);
+                }
 
         printf("%-14s %9s %9s %9s %8s %12s %10s\n", "variant", "median_ms", "p90_ms",
                "min_ms", "ratio", "overhead_ms", "cpu_ms");
