@@ -23,18 +23,10 @@ if [ -n "$isolate" ] && [ ! -x "$isolate" ]; then
         exit 1
 fi
 bench_setup compare sbx-run
-work=$SBX_TEST_ROOT/share/compare
-mkdir -p "$work" && echo 'x = 1' > "$work/trivial.py"
-chown -R "$SBX_TEST_USER:" "$work"
-chmod -R a+rX "$work"
+bench_work compare
 user() { as_bench_user / "$@"; }
 
-box=$((100 + $$ % 800))
-isolate_cleanup() { user "$isolate" --box-id="$box" --cleanup >/dev/null 2>&1 || true; }
-if [ -n "$isolate" ]; then
-        user "$isolate" --box-id="$box" --init >/dev/null
-        trap 'isolate_cleanup; teardown_root' EXIT
-fi
+bench_isolate_box "$isolate"
 
 # bwrap with what the helper gives (as helper-bench.sh)
 bwrap_args=(/usr/bin/bwrap --unshare-all --die-with-parent --new-session

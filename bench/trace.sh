@@ -11,10 +11,7 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 . "$repo/bench/lib/setup.sh"
 runs=${RUNS:-21}
 bench_setup trace sbx-run
-work=$SBX_TEST_ROOT/share/trace
-mkdir -p "$work" && echo 'x = 1' > "$work/trivial.py"
-chown -R "$SBX_TEST_USER:" "$work"
-chmod -R a+rX "$work"
+bench_work trace
 tiers=$(as_bench_user / "$SBX_RUN" -q --probe --json | jq -r '.tiers[] | select(.works) | .tier')
 echo "trace: $runs runs per tier, as $SBX_TEST_USER, $(nproc) cpus, load before $(cut -d' ' -f1-3 /proc/loadavg)"
 for t in $tiers; do

@@ -238,7 +238,7 @@ static int run_file_once(struct sandbox *sb, struct cli_opts *opts, bool sole)
         if (!dir || asprintf(&dst, "%s/%s", dir, name) < 0 ||
             copy_program(opts->file, dst, &err) < 0) {
                 if (dir && !sole)
-                        sbx_rm_tree(dir);
+                        sandbox_rmdtemp(dir, NULL);
                 return report_error(&err);
         }
         sbx_trace("workdir and program copy");
@@ -254,8 +254,8 @@ static int run_file_once(struct sandbox *sb, struct cli_opts *opts, bool sole)
          * the scratch root's own rmdir (or walk) is sandbox_close's */
         if (sole)
                 unlink(dst);
-        else if ((unlink(dst) < 0 && errno != ENOENT) || rmdir(dir) < 0)
-                sbx_rm_tree(dir);
+        else
+                sandbox_rmdtemp(dir, name);
         return rc;
 }
 

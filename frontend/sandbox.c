@@ -483,6 +483,17 @@ char *sandbox_mkdtemp(struct sandbox *sb, struct sbx_err *err)
         return path;
 }
 
+void sandbox_rmdtemp(const char *dir, const char *name)
+{
+        char path[4096];
+
+        if (name && snprintf(path, sizeof(path), "%s/%s", dir, name) < (int)sizeof(path) &&
+            unlink(path) < 0 && errno != ENOENT)
+                name = NULL;    /* not removable alone: the walk's turn */
+        if (!name || rmdir(dir) < 0)
+                sbx_rm_tree(dir);
+}
+
 char *sandbox_sole_workdir(struct sandbox *sb, struct sbx_err *err)
 {
         char *path;

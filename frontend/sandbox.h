@@ -98,6 +98,11 @@ char *sandbox_mkdtemp(struct sandbox *sb, struct sbx_err *err);
  * by sandbox_close; sandbox_mkdtemp fails after it. Returns a malloc'd
  * path. */
 char *sandbox_sole_workdir(struct sandbox *sb, struct sbx_err *err);
+/* Removes a sandbox_mkdtemp directory holding the file name (NULL: none):
+ * unlink and rmdir, a directory walk only when the run left more there
+ * (a weak tier's program wrote in it). Best effort: sandbox_close removes
+ * what is left. */
+void sandbox_rmdtemp(const char *dir, const char *name);
 
 enum run_status {
         RUN_OK = 0,             /* exited 0 */

@@ -58,7 +58,7 @@ struct suite_run {
 static void remove_workdir(char **dir)
 {
         if (*dir)
-                sbx_rm_tree(*dir);
+                sandbox_rmdtemp(*dir, PROGRAM_NAME);
         free(*dir);
         *dir = NULL;
 }

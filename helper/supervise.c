@@ -164,19 +164,33 @@ static void init_cap_candidate(struct run *run, pid_t cpid, int cand_sock)
                  mode == 'u' ? "userns" : mode == 'c' ? "cgroup" : "rlimit");
 }
 
-/* Pid 1 reaps orphans; when the candidate ends, everything else goes too. */
-static int init_reap(pid_t cpid)
+static double cpu_seconds(const struct rusage *ru)
 {
-        int status, candidate_status = 0;
+        return (double)(ru->ru_utime.tv_sec + ru->ru_stime.tv_sec) + (double)(ru->ru_utime.tv_usec + ru->ru_stime.tv_usec) / 1e6;
+}
+
+/* Pid 1 reaps orphans; when the candidate ends, everything else goes too.
+ * Then the tree's usage (what wait4 of init says) and a "d" let the
+ * supervisor answer before our exit tears the namespaces down (0.6 ms). */
+static bool init_reap(const struct run *run, pid_t cpid)
+{
+        struct rusage self, kids;
+        int status;
         pid_t pid;
 
         while ((pid = waitpid(-1, &status, 0)) > 0 || errno == EINTR) {
                 if (pid == cpid) {
-                        candidate_status = status;
+                        run->out->wait_status = status;
                         kill(-1, SIGKILL);
                 }
         }
-        return candidate_status;
+        trace_mark(run->trace_ns, "init reaped the run");
+        run->out->reaped = true;
+        if (getrusage(RUSAGE_SELF, &self) < 0 || getrusage(RUSAGE_CHILDREN, &kids) < 0)
+                return false;   /* the supervisor's wait4 measures it */
+        run->out->cpu_s = cpu_seconds(&self) + cpu_seconds(&kids);
+        run->out->max_rss_kb = self.ru_maxrss > kids.ru_maxrss ? self.ru_maxrss : kids.ru_maxrss;
+        return write(run->net_ready[0], "d", 1) == 1;
 }
 
 /* First, so that every page of the run (its tmpfs too) is charged there. */
@@ -247,9 +261,7 @@ __attribute__((noreturn)) static void init_main(struct run *run)
         if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 || sbx_seccomp_install() < 0)
                 die_errno("confine init");
         exit_if_orphaned(run);
-        run->out->wait_status = init_reap(cpid);
-        trace_mark(run->trace_ns, "init reaped the run");
-        run->out->reaped = true;
+        init_reap(run, cpid);
         _exit(0);
 }
 
@@ -287,32 +299,33 @@ static double seconds_since(const struct timespec *start)
 }
 
 /* Waits for init until the wall-clock limit, then kills it (and the whole
- * pid namespace), and reaps it: its rusage covers the run. True on timeout. */
-static bool wait_for_init(pid_t pid, int pidfd, const struct timespec *start, uint64_t timeout_ms,
-                          struct outcome *out)
+ * pid namespace), and reaps it: its rusage covers the run. Init's "d" ends
+ * the wait unless a cgroup is to be emptied: init then finishes its exit
+ * alone, reaped by the caller's subreaper or pid 1. True on timeout. */
+static bool wait_for_init(const struct run *run, pid_t pid, int pidfd, const struct timespec *start)
 {
-        struct pollfd pfd = { .fd = pidfd, .events = POLLIN };
+        struct pollfd pfd[2] = { { .fd = pidfd, .events = POLLIN }, { .fd = run->net_ready[1], .events = POLLIN } };
         bool timed_out = true;
         struct rusage ru;
         double left_ms;
         int rc, status;
 
-        while (timed_out && (left_ms = (double)timeout_ms - seconds_since(start) * 1000.0) > 0) {
-                rc = poll(&pfd, 1, poll_timeout_ms(left_ms));
+        while (timed_out && (left_ms = (double)run->rq->limit[LIM_TIMEOUT] - seconds_since(start) * 1000.0) > 0) {
+                rc = poll(pfd, 2, poll_timeout_ms(left_ms));
                 timed_out = rc <= 0;
                 if (rc < 0 && errno != EINTR)
                         die_errno("poll");
         }
+        run->out->wall_s = seconds_since(start);
         if (timed_out && syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0) < 0)
                 die_errno("kill the sandbox");
-        while (wait4(pid, &status, 0, &ru) < 0) {
+        if (!timed_out && !run->cg.path && (pfd[1].revents & POLLIN) && read(run->net_ready[1], (char[1]){ 0 }, 1) == 1)
+                return false;
+        while (wait4(pid, &status, 0, &ru) < 0)
                 if (errno != EINTR)
                         die_errno("wait for the sandbox");
-        }
-        out->wall_s = seconds_since(start);
-        out->cpu_s = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
-                     (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
-        out->max_rss_kb = ru.ru_maxrss;
+        run->out->cpu_s = cpu_seconds(&ru);
+        run->out->max_rss_kb = ru.ru_maxrss;
         return timed_out;
 }
 
@@ -396,9 +409,9 @@ void supervise_run(const struct request *rq, const struct config *cfg, const str
                 init_main(&run);
         close(run.net_ready[0]);
         make_net(&run);
-        timed_out = wait_for_init(pid, pidfd, &start, rq->limit[LIM_TIMEOUT], out);
-        trace_mark(trace_ns, "init gone: namespaces torn down");
-        /* Init, and the whole pid namespace, is gone: the run's cgroup is empty. */
+        timed_out = wait_for_init(&run, pid, pidfd, &start);
+        trace_mark(trace_ns, "the run's end known");
+        /* The whole pid namespace is gone (and init too, with a cgroup: it is empty). */
         if (out->memory_peak == 0)
                 run_cgroup_memory_stats(&run.cg, &out->memory_peak, &out->oom_killed);
         run_cgroup_remove(&run.cg, out->message, sizeof(out->message));

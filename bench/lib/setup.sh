@@ -4,6 +4,8 @@
 # up the test user and a temp root with the setuid helper
 # (tests/lib/setup-root.sh; removed at exit) and installs timerun (and
 # sbx-run) there. Sets build, timerun, py and home.
+# bench_work NAME: the test user's work directory with trivial.py.
+# bench_isolate_box ISOLATE: an isolate box for the test user, or none.
 # as_bench_user DIR CMD...: runs CMD in DIR as the test user, clean env.
 # humaneval_programs WORK: WORK/HumanEval.jsonl.gz and WORK/programs/pNNN.py,
 # HumanEval's 164 programs as sbx-run builds them, readable by the test user.
@@ -27,6 +29,25 @@ bench_setup() {
         install -m 0755 "$timerun" "$SBX_TEST_ROOT/bin/timerun"
         [ -z "$want_run" ] || install -m 0755 "$build/sbx-run" "$SBX_RUN"
         home=$(getent passwd "$SBX_TEST_USER" | cut -d: -f6)
+}
+
+# bench_work NAME: sets work, the test user's directory NAME under the temp
+# root, holding trivial.py (`x = 1`), every file readable by all.
+bench_work() {
+        work=$SBX_TEST_ROOT/share/$1
+        mkdir -p "$work" && echo 'x = 1' > "$work/trivial.py"
+        chown -R "$SBX_TEST_USER:" "$work"
+        chmod -R a+rX "$work"
+}
+
+# bench_isolate_box ISOLATE: sets box, an isolate box inited as the test
+# user and cleaned up at exit before the temp root goes; with ISOLATE empty
+# only box is set.
+bench_isolate_box() {
+        isolate=$1 box=$((100 + $$ % 800))
+        [ -n "$isolate" ] || return 0
+        as_bench_user / "$isolate" --box-id="$box" --init >/dev/null
+        trap 'as_bench_user / "$isolate" --box-id="$box" --cleanup >/dev/null 2>&1 || true; teardown_root' EXIT
 }
 
 as_bench_user() {
