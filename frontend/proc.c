@@ -8,10 +8,12 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "output.h"
 #include "proc.h"
+#include "util.h"
 
 extern char **environ;
 
@@ -286,6 +288,29 @@ static int sweep_once(pid_t run_pid, bool all, bool kill_live,
                 killed++;
         }
         return killed;
+}
+
+void proc_reap_ending(int max_ms)
+{
+        pid_t my_sid = getsid(0);
+        int64_t until = sbx_now_ms() + max_ms;
+
+        for (;;) {
+                pid_t kids[1024], ppid, pgrp, sid;
+                size_t n = list_children(kids, 1024), ending = 0;
+                char state;
+                for (size_t i = 0; i < n; i++) {
+                        if (read_stat_ids(kids[i], &state, &ppid, &pgrp, &sid) < 0 || sid == my_sid)
+                                continue;
+                        if (state == 'Z')
+                                waitpid(kids[i], NULL, WNOHANG);
+                        else
+                                ending++;
+                }
+                if (!ending || sbx_now_ms() >= until)
+                        return;
+                nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+        }
 }
 
 int proc_sweep_orphans(pid_t run_pid, bool all, bool kill_live,

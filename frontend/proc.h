@@ -50,4 +50,10 @@ char *proc_find_exe(const char *name, const char *search_path);
 int proc_sweep_orphans(pid_t run_pid, bool all, bool kill_live,
                        const pid_t *keep, size_t nkeep);
 
+/* With no run in flight: waits up to max_ms for the children outside
+ * sbx-run's session that are still ending (a helper's init finishes its
+ * exit after the status line) and reaps them, so that their CPU counts as
+ * ours and nothing of the session outlives it. */
+void proc_reap_ending(int max_ms);
+
 #endif

@@ -433,6 +433,12 @@ void sandbox_close(struct sandbox *sb)
 {
         if (!sb)
                 return;
+        /* the zygotes' helpers and inits end with the session: reaped
+         * here, their CPU (every warm sample's) is counted as ours */
+        if (sb->warm && !sb->runs) {
+                warm_pool_close(sb);
+                proc_reap_ending(100);
+        }
         warm_pool_close(sb);
         /* empty unless a run left something (its own cleanup failed) */
         if (sb->scratch && rmdir(sb->scratch) < 0)
