@@ -48,23 +48,15 @@ done
 chown -R "$SBX_TEST_USER:" "$D"
 
 # mountpoints.t's racer
-cold_probe mountpoints.t > "$D/race.py"
-check "mountpoints.t's racer is there to run" test -s "$D/race.py"
-chmod 0644 "$D/race.py"
-: > "$D/found"; chown "$SBX_TEST_USER:" "$D/found"
-as_user touch "$W/D/f"
-as_user "$HOST_PY" -I "$D/race.py" "$W/D" "$D/stop" "$D/found" &
-racer=$!
-at_exit "touch $D/stop; kill $racer 2>/dev/null"
-ran=0 warm=0
-for i in $(seq "$RUNS"); do
-        warm_suite_run "$D/race$i" --tier helper --suite "$D/suite.json" --samples "$D/D.jsonl" \
+warm=0
+raced_suite() {
+        warm_suite_run "$D/race$1" --tier helper --suite "$D/suite.json" --samples "$D/D.jsonl" \
                 -j 1 --warm --ro-bind "$W/D/f"
-        [ "$rc" -eq 0 ] && ran=$((ran + 1))
-        [ "$(warm_counts "$D/race$i.json")" = "2 0 None" ] && warm=$((warm + 1))
-        find "$W/D" -user root -exec sh -c 'echo "left root-owned: $1" >> "$2"' sh {} "$D/found" \;
-done
-touch "$D/stop"; wait "$racer"
+        [ "$(warm_counts "$D/race$1.json")" = "2 0 None" ] && warm=$((warm + 1))
+        [ "$rc" -eq 0 ]
+}
+race_bind_target "$RUNS" "$W/D" "$D" raced_suite
+check "mountpoints.t's racer was there to run" test -s "$D/race.py"
 find "$W" -user root >> "$D/found"
 if [ -s "$D/found" ]; then
         not_ok "$RUNS raced warm suites leave no root-owned file"; diag "$(head -n 5 "$D/found")"
@@ -74,7 +66,7 @@ fi
 # (as mountpoints.t, a count, not a check: each session passes several
 # checks of the file, sbx-run's, the helper's, the zygote's set-up, and
 # most lose the race at one of them; 2-3 of 20 ran to their end here)
-diag "$ran of $RUNS suites ran to their end, $warm with both samples warm"
+diag "$raced_ok of $RUNS suites ran to their end, $warm with both samples warm"
 
 # unraced: what a warm sample sees of its --ro-bind
 warm_suite_run "$D/bind" --tier helper --suite "$D/suite.json" --samples "$D/E.jsonl" \

@@ -103,6 +103,27 @@ new_workspace() {
         W=$T/work
 }
 
+# race_bind_target RUNS DIR SCRATCH FN: FN 1 .. FN RUNS, while a racer (as
+# the test user) removes and re-creates DIR/f all along; after each run
+# every root-owned file under DIR, and any the racer met, goes to
+# SCRATCH/found. Sets raced_ok: how many FN calls returned 0.
+race_bind_target() {
+        local runs=$1 dir=$2 s=$3 fn=$4 racer i
+        cp "$(dirname "${BASH_SOURCE[0]}")/mountpoint-racer.py" "$s/race.py"
+        chmod 0644 "$s/race.py"
+        : > "$s/found"; chown "$SBX_TEST_USER:" "$s/found"
+        as_user touch "$dir/f"
+        as_user "$HOST_PY" -I "$s/race.py" "$dir" "$s/stop" "$s/found" &
+        racer=$!
+        at_exit "touch $s/stop; kill $racer 2>/dev/null"
+        raced_ok=0
+        for i in $(seq "$runs"); do
+                "$fn" "$i" && raced_ok=$((raced_ok + 1))
+                find "$dir" -user root -exec sh -c 'echo "left root-owned: $1" >> "$2"' sh {} "$s/found" \;
+        done
+        touch "$s/stop"; wait "$racer"
+}
+
 # put FILE: writes stdin to FILE, owned by the test user (program text goes
 # into files in the workdir, never onto argv).
 put() { cat > "$1" && chown "$SBX_TEST_USER:" "$1"; }
