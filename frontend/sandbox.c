@@ -433,13 +433,13 @@ void sandbox_close(struct sandbox *sb)
 {
         if (!sb)
                 return;
+        bool warm = sb->warm != NULL;
+
+        warm_pool_close(sb);
         /* the zygotes' helpers and inits end with the session: reaped
          * here, their CPU (every warm sample's) is counted as ours */
-        if (sb->warm && !sb->runs) {
-                warm_pool_close(sb);
+        if (warm && !sb->runs)
                 proc_reap_ending(100);
-        }
-        warm_pool_close(sb);
         /* empty unless a run left something (its own cleanup failed) */
         if (sb->scratch && rmdir(sb->scratch) < 0)
                 sbx_rm_tree(sb->scratch);
