@@ -250,10 +250,11 @@ int sbx_run_start(struct sandbox *sb, const struct run_spec *spec,
 /* A cold run's status is read when it ends (every step drains it): its
  * few bytes never fill the pipe, and bwrap writes its child-pid object in
  * six pieces, each a wakeup of ours while it sets up. A warm run ends at
- * its pipes' EOF, and SBX_TRACE times the first status. */
+ * its pipes' EOF, without a pidfd (before Linux 5.3) the status is what
+ * says the end is near, and SBX_TRACE times the first status. */
 size_t sbx_run_pollfds(const struct sbx_run *r, struct pollfd *pfds, size_t max)
 {
-        bool status = r->warm || sbx_trace_on();
+        bool status = r->warm || r->pidfd < 0 || sbx_trace_on();
         int fds[4] = { r->out_fd, r->err_fd, status ? r->status_fd : -1,
                        r->reaped ? -1 : r->pidfd };
         size_t n = 0;
