@@ -61,7 +61,7 @@ median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR + 1) / 2)]}'; }
 
 pool_run() { user env SBX_RUN="$SBX_RUN" "$py" pool.py "$jobs"; }
 suite_run() {
-        user "$SBX_RUN" --suite humaneval --problems "$problems" --canonical -j "$jobs" \
+        user "$SBX_RUN" --suite humaneval --problems "$problems" --canonical -j "$jobs" --cold \
                 --out suite_results.jsonl --no-progress --json > /dev/null
 }
 file_runs() {

@@ -28,7 +28,7 @@ bare_loop() {
         user sh -c "ls programs/*.py | xargs -P $jobs -n 1 timeout 3 $py > /dev/null"
 }
 sbx_suite() {
-        user "$SBX_RUN" --suite humaneval --problems HumanEval.jsonl.gz --canonical -j "$jobs" \
+        user "$SBX_RUN" --suite humaneval --problems HumanEval.jsonl.gz --canonical -j "$jobs" --cold \
                 --out /tmp/sbx-suite-bench.$$.jsonl --no-progress --json
 }
 echo "suite-bench: HumanEval canonical, -j$jobs, $rounds rounds, as $SBX_TEST_USER," \

@@ -88,7 +88,7 @@ v_bare() {
 v_cold() {
         local t0 passed
         t0=$(now)
-        passed=$(user "$SBX_RUN" --suite humaneval --problems HumanEval.jsonl.gz --canonical -j "$jobs" \
+        passed=$(user "$SBX_RUN" --suite humaneval --problems HumanEval.jsonl.gz --canonical -j "$jobs" --cold \
                 --out /tmp/sbx-warm-bench.$$.jsonl --no-progress --json |
                 "$py" -c 'import json,sys; print(json.load(sys.stdin)["passed"])')
         echo "$(echo "$(now) - $t0" | bc -l) $passed"
@@ -150,7 +150,7 @@ v_human_eval() {
 
 echo "warm-bench: HumanEval canonical, -j$jobs, $rounds rounds, as $SBX_TEST_USER," \
         "$(nproc) cpus, $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg)"
-tier=$(user "$SBX_RUN" --suite humaneval --problems HumanEval.jsonl.gz --canonical -j "$jobs" \
+tier=$(user "$SBX_RUN" --suite humaneval --problems HumanEval.jsonl.gz --canonical -j "$jobs" --cold \
         --out /tmp/sbx-warm-bench.$$.jsonl --no-progress --json |
         "$py" -c 'import json,sys; s=json.load(sys.stdin); print(s["tier"])')
 echo "warm-bench: sbx-run's tier: $tier"

@@ -60,11 +60,12 @@ struct run_params {
         char *const *argv;
 };
 
-/* A warm suite's zygote (docs/warm.md): how long it may live, its CPU
- * and process ceilings, its environment (the helper's --env pairs) and
+/* A warm suite's zygote (docs/warm.md): how long it may live, its CPU,
+ * memory and process ceilings, its environment (the helper's --env pairs) and
  * its argv (PYTHON -I -B -c SOURCE). */
 struct zygote_params {
         long long lifetime_ms, cpu_s, nproc;    /* nproc 0: the tier's default */
+        long long memory_bytes;                 /* -1: none */
         char *const *env;
         char *const *argv;
 };

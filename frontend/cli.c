@@ -200,8 +200,8 @@ static int apply_option(int id, const char *arg, struct cli_opts *o,
         case OPT_ALLOW_PARTIAL: o->allow_partial = true; return 0;
         case OPT_DUMP: o->dump_dir = arg; return 0;
         case OPT_ALLOW_ROOT: o->allow_root = true; return 0;
-        case OPT_WARM: o->sb.warm = true; return 0;
-        case OPT_COLD: o->sb.warm = false; return 0;
+        case OPT_WARM: o->warm = 1; return 0;
+        case OPT_COLD: o->warm = 0; return 0;
         case OPT_SERVE: return set_mode(o, CLI_MODE_SERVE, "--serve", err);
         case OPT_QUIET: o->sb.quiet = true; return 0;
         case OPT_HELP: return set_mode(o, CLI_MODE_HELP, "--help", err);
@@ -216,6 +216,7 @@ static void defaults(struct cli_opts *o)
         sandbox_opts_init(&o->sb);
         o->sb.warn = cli_print_warning;
         o->progress = -1;
+        o->warm = -1;
 }
 
 static int parse_merge(int argc, char **argv, struct cli_opts *o, struct sbx_err *err)
@@ -275,6 +276,10 @@ static int check_mode(struct cli_opts *o, int argc, char **argv, struct sbx_err 
                                 "ARGV, --suite, --probe, --serve or merge (see --help)");
         if (o->sb.venv_name == NULL && (o->packages.len || o->provision.len))
                 return sbx_fail(err, 0, "--package and --provision need --venv NAME");
+        /* Warm by default where samples are many (docs/warm.md): a suite's, a
+         * server's; a single run has nothing to keep warm. */
+        o->sb.warm = o->warm == 1 ||
+                     (o->warm < 0 && (o->mode == CLI_MODE_SUITE || o->mode == CLI_MODE_SERVE));
         o->sb.env = strvec_list(&o->env);
         o->sb.ro_binds = strvec_list(&o->ro_binds);
         o->sb.packages = strvec_list(&o->packages);

@@ -52,6 +52,7 @@ struct cli_opts {
         bool resume;
         int shard_index, shard_count;   /* count 0 = no sharding */
         int progress;                   /* -1 auto (a terminal), 0 off, 1 on */
+        int warm;                       /* --warm 1, --cold 0; -1: on for suites (--suite, --serve) */
         bool allow_partial;             /* tasks without samples: no warning */
         const char *tasks;              /* --tasks ID,...: only these tasks' samples */
         const char *dump_dir;           /* --dump DIR: write the programs, run nothing */

@@ -296,7 +296,7 @@ static int build_tier_argv(struct sandbox *sb, enum tier t, const struct zygote_
                 .tool = sb->tool[t] ? sb->tool[t] : "",
                 .root_dirs = dirs, .n_root_dirs = n_dirs,
                 .binds = (const char *const *)sb->binds.items,
-                .memory_bytes = sb->opts.memory_bytes,
+                .memory_bytes = zp ? zp->memory_bytes : sb->opts.memory_bytes,
                 .fsize_bytes = sb->opts.fsize_bytes,
                 .tmpfs_bytes = DEFAULT_WORKDIR_BYTES,
                 .seccomp = sb->seccomp_fd >= 0,

@@ -72,7 +72,7 @@ if [ "${SUITE:-0}" -gt 0 ]; then
                 printf 'bare-loop\t/bin/sh\t-c\tcd %s && ls programs/*.py | xargs -P 2 -n 1 timeout 3 %s > /dev/null\n' "$work" "$py"
                 for v in $variants; do
                         r=$SBX_RUN; [ $v != base ] || r=$SBX_RUN-base
-                        printf 'suite:%s\t/usr/bin/env\tSBX_HELPER=%s\t%s\t--tier\thelper\t--suite\thumaneval\t--problems\t%s\t--canonical\t-j\t2\t--out\t%s\t--no-progress\t--json\n' \
+                        printf 'suite:%s\t/usr/bin/env\tSBX_HELPER=%s\t%s\t--tier\thelper\t--suite\thumaneval\t--problems\t%s\t--canonical\t-j\t2\t--cold\t--out\t%s\t--no-progress\t--json\n' \
                                 $v "$(helper_of $v)" "$r" "$work/HumanEval.jsonl.gz" "$work/suite-$v.jsonl"
                 done
         } > "$work/suite.spec"

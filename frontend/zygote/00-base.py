@@ -17,9 +17,14 @@ for _s in range(1, _signal.NSIG):
     except (OSError, ValueError):
         pass
 _BOOT_PATH = list(sys.path)
+# And its address space, should a fresh interpreter's not be measurable
+# (fresh_vm_pages).
+with open('/proc/self/statm', 'rb') as _f:
+    _BOOT_VM_PAGES = int(_f.read().split()[0])
 import os, json, socket, select, ctypes, fcntl, struct, resource, array, errno, atexit, stat, time, mmap, gc, re
 
 _libc = ctypes.CDLL(None, use_errno=True)
+_PAGE_BYTES = os.sysconf('SC_PAGESIZE')
 _libc.syscall.restype = ctypes.c_long
 _libc.prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
 _libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_char_p]

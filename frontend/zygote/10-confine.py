@@ -42,8 +42,7 @@ def limit_ipc_namespace(r):
     in few segments, few message queues. Written as root of B's own user
     namespace, which owns the IPC namespace (else the kernel refuses)."""
     size = r.tmpfs if r.memory is None else r.memory
-    page = os.sysconf('SC_PAGESIZE')
-    for key, value in (('shmmax', size), ('shmall', size // page), ('shmmni', SBX_SHMMNI), ('msgmni', SBX_MSGMNI)):
+    for key, value in (('shmmax', size), ('shmall', size // _PAGE_BYTES), ('shmmni', SBX_SHMMNI), ('msgmni', SBX_MSGMNI)):
         try:
             write_file('/proc/sys/kernel/' + key, str(value))
         except OSError as e:
@@ -137,6 +136,8 @@ def plan_root(r):
     on B (the homes, the binds below them), so that B does not work it out."""
     r.homes = run_homes(r)
     r.bind_points = bind_points_below(['/tmp', '/dev/shm'] + r.homes)
+    with open('/proc/self/statm', 'rb') as f:
+        r.vm_extra = max(0, int(f.read().split()[0]) - _FRESH_VM_PAGES) * _PAGE_BYTES
 
 
 def build_root(r, uid, gid):
@@ -238,7 +239,8 @@ def set_rlimit(res, soft, hard):
 def apply_rlimits(r):
     inf = resource.RLIM_INFINITY
     set_rlimit(resource.RLIMIT_CPU, r.cpu_s, r.cpu_s + 1)       # SIGXCPU, SIGKILL a second later
-    set_rlimit(resource.RLIMIT_AS, inf if r.memory is None else r.memory, inf if r.memory is None else r.memory)
+    memory = inf if r.memory is None else r.memory + r.vm_extra
+    set_rlimit(resource.RLIMIT_AS, memory, memory)
     set_rlimit(resource.RLIMIT_FSIZE, r.fsize, r.fsize)
     set_rlimit(resource.RLIMIT_NOFILE, r.nofile, r.nofile)
     set_rlimit(resource.RLIMIT_CORE, 0, 0)

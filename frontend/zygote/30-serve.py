@@ -119,9 +119,39 @@ def own_mount_namespace():
     unmount_below_proc()
 
 
+_STATM_PROBE = "import os; os.write(1, open('/proc/self/statm', 'rb').read())"
+
+
+def fresh_vm_pages():
+    """A fresh `python -I -B -c`'s address space at its first line, in
+    pages, measured once: C starts inside the zygote's, a few MB larger (its
+    imports, its source compiled), and its RLIMIT_AS allows the difference on
+    top of --memory (plan_root), so that a sample has a cold run's headroom."""
+    r, w = os.pipe2(os.O_CLOEXEC)
+    try:
+        pid = os.posix_spawn(sys.executable, [sys.executable, '-I', '-B', '-c', _STATM_PROBE], dict(os.environ),
+                             file_actions=[(os.POSIX_SPAWN_DUP2, w, 1)])
+        os.close(w)
+        w = -1
+        out = read_to_eof(r)
+        _, ws = os.waitpid(pid, 0)
+        if ws != 0:
+            raise ValueError('exit status %d' % ws)
+        return int(out.split()[0])
+    except (OSError, ValueError, IndexError) as e:
+        diag('a fresh interpreter\'s size, for RLIMIT_AS: %s (the zygote\'s own at its start instead)' % e)
+        return _BOOT_VM_PAGES
+    finally:
+        for fd in (r, w):
+            if fd >= 0:
+                os.close(fd)
+
+
 def main():
     global _CTL, _ZYGOTE_PID, _UID, _GID, _ZYGOTE_HOME, _MAIN_LOADER, _SETUP_ERROR, _B_SIGNALS, _C_SIGNALS
+    global _FRESH_VM_PAGES
     prctl(PR_SET_DUMPABLE, 0)
+    _FRESH_VM_PAGES = fresh_vm_pages()
     try:
         own_mount_namespace()
     except (SetupError, OSError) as e:
@@ -153,4 +183,5 @@ _BPF_PROG = None
 _COMPILED = {}
 _CTL = None
 _SETUP_ERROR = None
+_FRESH_VM_PAGES = _BOOT_VM_PAGES
 main()

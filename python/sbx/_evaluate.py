@@ -62,13 +62,12 @@ def _samples_path(samples, tmpdir):
 
 def evaluate_iter(suite, samples=None, problems=None, k=(1, 10, 100), jobs=None,
                   *, out=None, timeout=None, isolation=None, require=None,
-                  warm=False, sbx_run=None):
+                  warm=True, sbx_run=None):
     """Like evaluate(), but returns an Evaluation: iterate over it for the
-    result records as they end; its .summary is set at the end. warm=True
-    runs the samples through sbx's zygotes (`sbx-run --warm`, docs/warm.md)."""
-    args = []
-    if warm:
-        args.append("--warm")
+    result records as they end; its .summary is set at the end. The samples
+    run through sbx's zygotes (docs/warm.md), as `sbx-run --suite` runs
+    them; warm=False gives each its own sandbox (`--cold`)."""
+    args = [] if warm else ["--cold"]
     if jobs:
         args += ["-j", str(int(jobs))]
     if isolation:

@@ -243,4 +243,34 @@ seen() { "$HOST_PY" -c 'import json, sys; print((json.loads(open(sys.argv[1]).re
 is "... the cold sample sees the venv and the bound file" "$(seen "$V/cold.jsonl")" "$vhome/.cache/sbx-warm-t-$$/wt bound $$"
 is "... the warm sample sees them as the cold one does" "$(seen "$V/warm.jsonl")" "$(seen "$V/cold.jsonl")"
 is "... and ran warm" "$(warm_of "$V/warm.json")" "1 0 None"
+# ---- the default, and the room a sample has under --memory ------------------
+# Warm is the default for suites. A warm sample starts inside the zygote's
+# address space, a few MB larger than a fresh interpreter's: its RLIMIT_AS is
+# raised by that much, so that it has the headroom a cold sample has (one
+# allocating to within a few MB of --memory passes or fails as it would cold).
+M=$D/mem
+mkdir -p "$M" && echo '{"task_id": "m/0"}' > "$M/problems.jsonl"
+echo '{"problems": "problems.jsonl", "timeout": 20, "template": "{completion}\n"}' > "$M/suite.json"
+"$HOST_PY" -c 'import json
+code = ("import resource, sys\nsoft = resource.getrlimit(resource.RLIMIT_AS)[0]\n"
+        "vm = int(open(\"/proc/self/statm\").read().split()[0]) * resource.getpagesize()\n"
+        "print(soft, vm, file=sys.stderr)\nraise SystemExit(3)\n")
+print(json.dumps({"task_id": "m/0", "completion": code}))' > "$M/samples.jsonl"
+chown -R "$SBX_TEST_USER:" "$M"
+for m in cold default; do
+        flag=--cold; [ $m = cold ] || flag=--no-progress
+        sbx --suite "$M/suite.json" --samples "$M/samples.jsonl" --memory 268435456 "$flag" \
+                --out "$M/$m.jsonl" --json > "$M/$m.json" 2> "$M/$m.err"
+        is "--memory 256 MiB, ${flag/--no-progress/no --warm or --cold}: runs to its end" "$rc" 0
+        [ "$rc" -eq 0 ] || diag "$(head -c 600 "$M/$m.err")"
+done
+is "without --warm or --cold, a suite runs warm" "$(warm_of "$M/default.json")" "1 0 None"
+room() { "$HOST_PY" -c 'import json, sys
+soft, vm = map(int, (json.loads(open(sys.argv[1]).readline()).get("stderr_tail") or "").split()[:2])
+print(soft, vm, (soft - vm) >> 20)' "$1" 2>&1; }
+cold_room=$(room "$M/cold.jsonl") warm_room=$(room "$M/default.jsonl")
+diag "cold: RLIMIT_AS, VmSize, headroom MiB: $cold_room; warm: $warm_room"
+check "the warm sample's address-space headroom under --memory is the cold one's, within 1 MiB" \
+        "$HOST_PY" -c 'import sys; c, w = (int(a.split()[2]) for a in sys.argv[1:]); sys.exit(abs(c - w) > 1 or c < 200)' \
+        "$cold_room" "$warm_room"
 done_testing
