@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #define MAX_CMDS 16
-#define MAX_ARGS 64
+#define MAX_ARGS 128
 #define MAX_ROUNDS 100000
 
 struct cmd {

@@ -13,6 +13,7 @@
 /* The fds the child sees besides 0, 1, 2 (proc.c puts them there). */
 #define CHILD_FD_EXTRA    3     /* helper: status fd; bwrap: seccomp BPF */
 #define CHILD_FD_STATUS2  4     /* bwrap: --json-status-fd */
+#define CHILD_FD_DATA     5     /* bwrap: a run's file, --ro-bind-data */
 /* bwrap's root tmpfs holds only mount points and symlinks, and is
  * remounted read-only before the program starts. */
 #define BWRAP_ROOT_BYTES  (1LL << 20)
@@ -49,6 +50,9 @@ struct run_params {
         const char *workdir;
         bool private_workdir;
         const char *const *workdir_files;
+        /* workdir_files[0]'s bytes are on CHILD_FD_DATA: workdir is a path
+         * inside the sandbox only (bwrap copies the file in) */
+        bool workdir_data;
         long long timeout_ms;
         long long cpu_s;
         long long tmpfs_bytes;

@@ -88,6 +88,11 @@ static __attribute__((noreturn)) void child_exec(const struct proc_spec *s,
                         CHILD_FAIL(f, "dup2 extra fd");
                 top = 3 + i;
         }
+        if (s->data_fd > STDERR_FILENO) {
+                if (move_fd(s->data_fd, 5) < 0)
+                        CHILD_FAIL(f, "dup2 data fd");
+                top = 5;
+        }
         if (close_range(top + 1, ~0U, 0) < 0)
                 CHILD_FAIL(f, "close_range");
         if (s->chdir && chdir(s->chdir) < 0)

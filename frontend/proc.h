@@ -24,12 +24,13 @@ struct proc_spec {
         const char *chdir;              /* NULL: stay */
         int stdin_fd, stdout_fd, stderr_fd;
         int extra_fd[2];                /* become fds 3 and 4; -1: none */
+        int data_fd;                    /* becomes fd 5 when above 2 (0: none) */
         const struct proc_limits *limits; /* NULL: none */
 };
 
 /* Returns the pid, or -1 with err (exec failures are reported here too,
  * with the step that failed). The child is in a new session, gets SIGKILL
- * if sbx-run dies, and inherits no fd but 0, 1, 2 (and 3, 4 when given). */
+ * if sbx-run dies, and inherits no fd but 0, 1, 2 (and 3, 4, 5 when given). */
 pid_t proc_spawn(const struct proc_spec *spec, struct sbx_err *err);
 
 /* Runs argv unsandboxed with stdout+stderr captured (capped, tail kept)

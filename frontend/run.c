@@ -48,16 +48,17 @@ static void run_link(struct sandbox *sb, struct sbx_run *r)
         sb->runs_in_flight++;
 }
 
-/* The BPF program as a fresh open file: its own offset, bwrap reads from 0. */
-static int reopen_seccomp(const struct sandbox *sb, struct sbx_err *err)
+/* A memfd (the BPF program, a run's file) as a fresh open file: its own
+ * offset, bwrap reads from 0. */
+static int reopen_fd(int memfd, const char *what, struct sbx_err *err)
 {
         char path[64];
         int fd;
 
-        snprintf(path, sizeof(path), "/proc/self/fd/%d", sb->seccomp_fd);
+        snprintf(path, sizeof(path), "/proc/self/fd/%d", memfd);
         fd = open(path, O_RDONLY | O_CLOEXEC);
         if (fd < 0)
-                sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "reopening the seccomp program");
+                sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "reopening %s", what);
         return fd;
 }
 
@@ -94,12 +95,14 @@ static int run_spawn(struct sbx_run *r, const struct strvec *argv,
                 .extra_fd = { -1, -1 },
                 .limits = r->tier->sets_own_limits ? NULL : &lim,
         };
-        auto_fd bpf = -1;
+        auto_fd bpf = -1, data = -1;
         if (r->tier->needs_seccomp && sb->seccomp_fd >= 0 &&
-            (bpf = reopen_seccomp(sb, err)) < 0)
+            (bpf = reopen_fd(sb->seccomp_fd, "the seccomp program", err)) < 0)
                 return -1;
         if (r->tier->needs_seccomp)
                 ps.extra_fd[0] = bpf;
+        if (r->data_fd >= 0 && (ps.data_fd = data = reopen_fd(r->data_fd, "the program", err)) < 0)
+                return -1;
         if (r->tier->status_fd)
                 ps.extra_fd[r->tier->status_fd - CHILD_FD_EXTRA] = st_w;
         r->pid = proc_spawn(&ps, err);
@@ -126,8 +129,9 @@ int run_build_argv(struct sandbox *sb, const struct tier_ops *t,
 {
         struct run_params rp = {
                 .workdir = spec->workdir, .private_workdir = spec->private_workdir,
-                .workdir_files = spec->workdir_files, .timeout_ms = timeout_ms,
-                .cpu_s = cpu_limit_s, .tmpfs_bytes = DEFAULT_WORKDIR_BYTES,
+                .workdir_files = spec->workdir_files, .workdir_data = spec->workdir_data,
+                .timeout_ms = timeout_ms, .cpu_s = cpu_limit_s,
+                .tmpfs_bytes = DEFAULT_WORKDIR_BYTES,
                 .argv = spec->argv,
         };
 
@@ -151,6 +155,7 @@ static struct sbx_run *run_new(struct sandbox *sb, const struct tier_ops *t,
         r->out_fd = r->err_fd = r->status_fd = r->pidfd = -1;
         r->pid = -1;
         r->zygote = -1;
+        r->data_fd = spec->workdir_data ? spec->data_fd : -1;
         r->workdir = strdup(spec->workdir);
         run_limits(spec, &r->timeout_ms, &r->cpu_limit_s);
         output_capture_init(&r->out_cap, &r->res.out, sb->opts.max_output_bytes);
@@ -171,12 +176,15 @@ int run_start_tier(struct sandbox *sb, const struct tier_ops *t,
         if (!spec->argv || !spec->argv[0] || spec->argv[0][0] != '/' ||
             !spec->workdir || spec->workdir[0] != '/')
                 return sbx_fail(err, 0, "run: argv[0] and workdir must be absolute paths");
+        if (spec->workdir_data && (!t->binds_data || spec->data_fd < 0))
+                return sbx_fail_code(err, SBX_EXIT_SANDBOX, 0,
+                                     "run: tier %s needs the program on the host", t->name);
         if (sandbox_tier_ready(sb, t->id, err) < 0)
                 return -1;
         r = run_new(sb, t, spec);
         if (!r)
                 return sbx_fail_oom(err, "out of memory");
-        if (r->workdir && sb->opts.warm && t == sb->tier) {
+        if (r->workdir && sb->opts.warm && t == sb->tier && !spec->workdir_data) {
                 int warm = warm_run_start(sb, spec, r, err);
                 if (warm < 0)
                         goto out;
@@ -239,9 +247,15 @@ int sbx_run_start(struct sandbox *sb, const struct run_spec *spec,
         return run_start_tier(sb, sb->tier, spec, out, err);
 }
 
+/* A cold run's status is read when it ends (every step drains it): its
+ * few bytes never fill the pipe, and bwrap writes its child-pid object in
+ * six pieces, each a wakeup of ours while it sets up. A warm run ends at
+ * its pipes' EOF, without a pidfd (before Linux 5.3) the status is what
+ * says the end is near, and SBX_TRACE times the first status. */
 size_t sbx_run_pollfds(const struct sbx_run *r, struct pollfd *pfds, size_t max)
 {
-        int fds[4] = { r->out_fd, r->err_fd, r->status_fd,
+        bool status = r->warm || r->pidfd < 0 || sbx_trace_on();
+        int fds[4] = { r->out_fd, r->err_fd, status ? r->status_fd : -1,
                        r->reaped ? -1 : r->pidfd };
         size_t n = 0;
 

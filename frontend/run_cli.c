@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -158,8 +159,126 @@ static int run_interruptible(struct sandbox *sb, const struct run_spec *spec,
         return 0;
 }
 
-static int run_and_report(struct sandbox *sb, const struct run_spec *spec,
-                          const struct cli_opts *opts)
+/* A --file program and where its run finds it. The program is copied,
+ * never passed on argv (HumanEval+ programs reach 500 KB) and never run in
+ * place (the user's file stays out of reach). Where the tier copies a file
+ * in itself (bwrap's --ro-bind-data) the copy is a memfd and the workdir a
+ * path inside the sandbox only: no inode on the host, where each costs
+ * 0.2-0.7 ms of ext4's allocator (docs/performance.md). Else, or once a
+ * run falls back to a tier that cannot, a workdir on the host with the
+ * copy in it. */
+struct file_program {
+        const char *src;
+        bool sole;              /* the session's only run: the scratch root is its workdir */
+        int memfd;              /* -1: none, the copy goes to the host */
+        bool on_host;           /* dir was made on the host (dst in it) */
+        char *dir, *dst;        /* the workdir and the program's path in it */
+        char *argv[5];
+};
+
+static const char *const program_name = "program.py";
+
+static int copy_capped(int in, int out, const char *src, const char *dst, struct sbx_err *err)
+{
+        char buf[65536];
+        long long total = 0;
+        ssize_t n;
+
+        while ((n = read(in, buf, sizeof(buf))) != 0) {
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n < 0)
+                        return sbx_fail(err, errno, "--file %s", src);
+                total += n;
+                if (total > PROGRAM_MAX_BYTES)
+                        return sbx_fail(err, 0, "--file %s: larger than %lld bytes",
+                                        src, PROGRAM_MAX_BYTES);
+                if (sbx_write_all(out, buf, (size_t)n) < 0)
+                        return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "writing %s", dst);
+        }
+        return 0;
+}
+
+/* The memfd, when the tier takes one; without memfds, the host copy. */
+static int program_to_memory(struct file_program *fp, struct sbx_err *err)
+{
+        auto_fd in = open(fp->src, O_RDONLY | O_CLOEXEC);
+
+        if (in < 0)
+                return sbx_fail(err, errno, "--file %s", fp->src);
+        fp->memfd = memfd_create("sbx-program", MFD_CLOEXEC);
+        if (fp->memfd < 0)
+                return 0;
+        return copy_capped(in, fp->memfd, fp->src, "the program's memfd", err);
+}
+
+static int program_to_host(struct sandbox *sb, struct file_program *fp, struct sbx_err *err)
+{
+        fp->dir = fp->sole ? sandbox_sole_workdir(sb, err) : sandbox_mkdtemp(sb, err);
+        if (!fp->dir)
+                return -1;
+        fp->on_host = true;
+        if (asprintf(&fp->dst, "%s/%s", fp->dir, program_name) < 0) {
+                fp->dst = NULL;
+                return sbx_fail_oom(err, "workdir");
+        }
+        auto_fd out = open(fp->dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        if (out < 0)
+                return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "%s", fp->dst);
+        if (fp->memfd >= 0) {
+                if (lseek(fp->memfd, 0, SEEK_SET) < 0)
+                        return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "the program's memfd");
+                return copy_capped(fp->memfd, out, fp->src, fp->dst, err);
+        }
+        auto_fd in = open(fp->src, O_RDONLY | O_CLOEXEC);
+        if (in < 0)
+                return sbx_fail(err, errno, "--file %s", fp->src);
+        return copy_capped(in, out, fp->src, fp->dst, err);
+}
+
+/* Before the first run and after a fallback: the tier in hand decides. */
+static int program_place(struct sandbox *sb, struct file_program *fp,
+                         struct run_spec *spec, struct sbx_err *err)
+{
+        bool inner = fp->memfd >= 0 && sandbox_binds_data(sb);
+
+        if (!fp->on_host && !(inner && fp->dir)) {
+                free(fp->dir);
+                free(fp->dst);
+                fp->dir = fp->dst = NULL;
+                if (!inner && program_to_host(sb, fp, err) < 0)
+                        return -1;
+                if (inner && (!(fp->dir = sandbox_inner_workdir(err)) ||
+                              asprintf(&fp->dst, "%s/%s", fp->dir, program_name) < 0)) {
+                        fp->dst = NULL;
+                        return fp->dir ? sbx_fail_oom(err, "workdir") : -1;
+                }
+        }
+        fp->argv[3] = fp->dst;
+        spec->argv = fp->argv;
+        spec->workdir = fp->dir;
+        spec->workdir_data = !fp->on_host;
+        spec->data_fd = fp->memfd;
+        return 0;
+}
+
+/* The program file alone, unless a weak tier's program wrote more; the
+ * scratch root's own rmdir (or walk) is sandbox_close's. */
+static void program_free(struct file_program *fp)
+{
+        if (fp->on_host && fp->sole && fp->dst)
+                unlink(fp->dst);
+        else if (fp->on_host && !fp->sole)
+                sandbox_rmdtemp(fp->dir, fp->dst ? program_name : NULL);
+        if (fp->memfd >= 0)
+                close(fp->memfd);
+        free(fp->dir);
+        free(fp->dst);
+}
+
+/* fp: a --file run's program, placed again for the tier a fallback chose */
+static int run_and_report(struct sandbox *sb, struct run_spec *spec,
+                          const struct cli_opts *opts, struct file_program *fp)
 {
         struct run_result res;
         struct sbx_err err = { 0 };
@@ -174,6 +293,8 @@ static int run_and_report(struct sandbox *sb, const struct run_spec *spec,
                 again = stop_signal ? 0 : sandbox_recheck_tier(sb, &res, &err);
                 if (again)      /* the program never started: run it in the tier now chosen */
                         run_result_free(&res);
+                if (again > 0 && fp && program_place(sb, fp, spec, &err) < 0)
+                        return report_error(&err);
         } while (again > 0);
         if (again < 0)
                 return report_error(&err);
@@ -196,66 +317,28 @@ static int run_and_report(struct sandbox *sb, const struct run_spec *spec,
         }
 }
 
-/* The program is copied, never passed on argv (HumanEval+ programs reach
- * 500 KB) and never run in place (the user's file stays out of reach). */
-static int copy_program(const char *src, const char *dst, struct sbx_err *err)
-{
-        char buf[65536];
-        long long total = 0;
-        ssize_t n;
-
-        auto_fd in = open(src, O_RDONLY | O_CLOEXEC);
-        if (in < 0)
-                return sbx_fail(err, errno, "--file %s", src);
-        auto_fd out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-        if (out < 0)
-                return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "%s", dst);
-        while ((n = read(in, buf, sizeof(buf))) != 0) {
-                if (n < 0 && errno == EINTR)
-                        continue;
-                if (n < 0)
-                        return sbx_fail(err, errno, "--file %s", src);
-                total += n;
-                if (total > PROGRAM_MAX_BYTES)
-                        return sbx_fail(err, 0, "--file %s: larger than %lld bytes",
-                                        src, PROGRAM_MAX_BYTES);
-                if (sbx_write_all(out, buf, (size_t)n) < 0)
-                        return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "writing %s", dst);
-        }
-        return 0;
-}
-
-/* sole: the session's only run, whose workdir is the scratch root itself
- * (sandbox_close removes it): two inodes on the host, not three. */
 static int run_file_once(struct sandbox *sb, struct cli_opts *opts, bool sole)
 {
         struct sbx_err err = { 0 };
-        const char *name = "program.py";
-        auto_free char *dir = NULL, *dst = NULL;
+        struct file_program fp = {
+                .src = opts->file, .sole = sole, .memfd = -1,
+                .argv = { (char *)sandbox_python(sb), "-I", "-B", NULL, NULL },
+        };
+        const char *files[] = { program_name, NULL };
+        struct run_spec spec = {
+                .private_workdir = true, .workdir_files = files,
+                .timeout_ms = opts->timeout_ms, .cpu_limit_s = opts->cpu_limit_s,
+        };
         int rc;
 
-        dir = sole ? sandbox_sole_workdir(sb, &err) : sandbox_mkdtemp(sb, &err);
-        if (!dir || asprintf(&dst, "%s/%s", dir, name) < 0 ||
-            copy_program(opts->file, dst, &err) < 0) {
-                if (dir && !sole)
-                        sandbox_rmdtemp(dir, NULL);
+        if ((sandbox_binds_data(sb) && program_to_memory(&fp, &err) < 0) ||
+            program_place(sb, &fp, &spec, &err) < 0) {
+                program_free(&fp);
                 return report_error(&err);
         }
         sbx_trace("workdir and program copy");
-        char *argv[] = { (char *)sandbox_python(sb), "-I", "-B", dst, NULL };
-        const char *files[] = { name, NULL };
-        struct run_spec spec = {
-                .argv = argv, .workdir = dir, .private_workdir = true,
-                .workdir_files = files, .timeout_ms = opts->timeout_ms,
-                .cpu_limit_s = opts->cpu_limit_s,
-        };
-        rc = run_and_report(sb, &spec, opts);
-        /* the program file alone, unless a weak tier's program wrote more;
-         * the scratch root's own rmdir (or walk) is sandbox_close's */
-        if (sole)
-                unlink(dst);
-        else
-                sandbox_rmdtemp(dir, name);
+        rc = run_and_report(sb, &spec, opts, &fp);
+        program_free(&fp);
         return rc;
 }
 
@@ -373,7 +456,7 @@ int run_cli_argv(struct cli_opts *opts)
                 .argv = argv, .workdir = workdir, .private_workdir = false,
                 .timeout_ms = opts->timeout_ms, .cpu_limit_s = opts->cpu_limit_s,
         };
-        rc = run_and_report(sb, &spec, opts);
+        rc = run_and_report(sb, &spec, opts, NULL);
         free(argv);
         sandbox_close(sb);
         return reraise_stop(rc);

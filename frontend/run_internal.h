@@ -18,6 +18,7 @@ struct sbx_run {
         const struct tier_ops *tier;
         pid_t pid;
         int pidfd, out_fd, err_fd, status_fd;
+        int data_fd;                    /* the spec's (borrowed), or -1 */
         char *workdir;
         int64_t timeout_ms, cpu_limit_s;
         int64_t start_ms, end_ms, deadline_ms;

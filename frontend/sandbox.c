@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -359,18 +360,25 @@ int sandbox_tier_ready(struct sandbox *sb, enum tier t, struct sbx_err *err)
         return 0;
 }
 
-/* fds 3 and 4 become the children's extra fds; keeping them taken in
+/* fds 3 to 5 become the children's extra fds; keeping them taken in
  * sbx-run means no pipe of ours is ever created there and clobbered. */
 static int reserve_low_fds(struct sandbox *sb, struct sbx_err *err)
 {
         int fd;
 
-        while ((fd = open("/dev/null", O_RDONLY | O_CLOEXEC)) >= 0 && fd <= CHILD_FD_STATUS2)
+        while ((fd = open("/dev/null", O_RDONLY | O_CLOEXEC)) >= 0 && fd <= CHILD_FD_DATA)
                 ;
         if (fd < 0)
                 return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "/dev/null");
         sb->devnull_fd = fd;
         return 0;
+}
+
+static const char *tmp_dir(void)
+{
+        const char *tmp = getenv("TMPDIR");
+
+        return tmp && tmp[0] == '/' ? tmp : "/tmp";
 }
 
 /* The session's 0700 scratch root, on first use: a --workdir run (its
@@ -379,11 +387,9 @@ static int reserve_low_fds(struct sandbox *sb, struct sbx_err *err)
  * (docs/performance.md, "The workdir's inodes"). */
 static int make_scratch(struct sandbox *sb, struct sbx_err *err)
 {
-        const char *tmp = getenv("TMPDIR");
-
         if (sb->scratch)
                 return 0;
-        if (asprintf(&sb->scratch, "%s/sbx-run-XXXXXX", tmp && tmp[0] == '/' ? tmp : "/tmp") < 0) {
+        if (asprintf(&sb->scratch, "%s/sbx-run-XXXXXX", tmp_dir()) < 0) {
                 sb->scratch = NULL;
                 return sbx_fail_oom(err, "scratch");
         }
@@ -391,7 +397,7 @@ static int make_scratch(struct sandbox *sb, struct sbx_err *err)
                 int e = errno;
                 free(sb->scratch);
                 sb->scratch = NULL;
-                return sbx_fail_code(err, SBX_EXIT_SANDBOX, e, "mkdtemp in %s", tmp ? tmp : "/tmp");
+                return sbx_fail_code(err, SBX_EXIT_SANDBOX, e, "mkdtemp in %s", tmp_dir());
         }
         return 0;
 }
@@ -513,6 +519,33 @@ char *sandbox_sole_workdir(struct sandbox *sb, struct sbx_err *err)
                 return NULL;
         }
         sb->scratch_used = sb->scratch_is_workdir = true;
+        return path;
+}
+
+bool sandbox_binds_data(const struct sandbox *sb)
+{
+        return sb->tier && sb->tier->binds_data && !sb->opts.warm;
+}
+
+/* Named as a scratch root would be; nothing is made: bwrap mounts the
+ * run's tmpfs there, in the sandbox's own /tmp. */
+char *sandbox_inner_workdir(struct sbx_err *err)
+{
+        static const char set[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+        unsigned char rnd[6];
+        char name[sizeof(rnd) + 1], *path;
+
+        if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd)) {
+                sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "getrandom");
+                return NULL;
+        }
+        for (size_t i = 0; i < sizeof(rnd); i++)
+                name[i] = set[rnd[i] % (sizeof(set) - 1)];
+        name[sizeof(rnd)] = '\0';
+        if (asprintf(&path, "%s/sbx-run-%s", tmp_dir(), name) < 0) {
+                sbx_fail_oom(err, "workdir");
+                return NULL;
+        }
         return path;
 }
 

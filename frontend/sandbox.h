@@ -98,6 +98,12 @@ char *sandbox_mkdtemp(struct sandbox *sb, struct sbx_err *err);
  * by sandbox_close; sandbox_mkdtemp fails after it. Returns a malloc'd
  * path. */
 char *sandbox_sole_workdir(struct sandbox *sb, struct sbx_err *err);
+/* Whether the session's tier copies a run's file in itself (binds_data),
+ * so that a --file run needs no host workdir: run_spec.workdir_data. */
+bool sandbox_binds_data(const struct sandbox *sb);
+/* A workdir path for such a run, made nowhere: TMPDIR (or /tmp) and
+ * sbx-run-XXXXXX. malloc'd, or NULL with err. */
+char *sandbox_inner_workdir(struct sbx_err *err);
 /* Removes a sandbox_mkdtemp directory holding the file name (NULL: none):
  * unlink and rmdir, a directory walk only when the run left more there
  * (a weak tier's program wrote in it). Best effort: sandbox_close removes
@@ -121,6 +127,11 @@ struct run_spec {
          * directory, bound read-write, survives the run. */
         bool private_workdir;
         const char *const *workdir_files;  /* names relative to workdir, NULL-terminated or NULL */
+        /* true: workdir_files[0]'s bytes are in data_fd (read from its
+         * start), workdir exists only inside the sandbox, and only a tier
+         * that copies files in (binds_data: bwrap) may run the spec */
+        bool workdir_data;
+        int data_fd;
         const char *const *env_extra;   /* NAME=VALUE added for this run only, or NULL */
         int64_t timeout_ms;             /* wall clock; 0 = DEFAULT_TIMEOUT_MS */
         int64_t cpu_limit_s;            /* 0 = timeout + DEFAULT_CPU_SLACK_S */

@@ -29,6 +29,7 @@ static const struct tier_ops tier_table[TIER_COUNT] = {
                 .build_zygote = bwrap_zygote,
                 .status_fd = CHILD_FD_STATUS2, .reports_start = true,
                 .classify = bwrap_classify,
+                .binds_data = true,
                 .needs_seccomp = true, .needs_root_dirs = true,
                 .uses_userns = true,
         },

@@ -83,8 +83,15 @@ int bwrap_run(const struct run_params *rp, struct strvec *v)
         int rc = 0;
 
         if (rp->private_workdir) {
+                const char *const *f = rp->workdir_files;
                 rc |= capped_tmpfs(v, rp->tmpfs_bytes, rp->workdir);
-                for (const char *const *f = rp->workdir_files; f && *f; f++) {
+                /* the mode a copy on the host had; bwrap's own is 0600 */
+                if (rp->workdir_data && f && *f) {
+                        rc |= strvec_extend(v, (const char *[]){ "--perms", "0644", NULL });
+                        rc |= argv_push_num(v, "--ro-bind-data", CHILD_FD_DATA);
+                        rc |= strvec_pushf(v, "%s/%s", rp->workdir, *f++);
+                }
+                for (; f && *f; f++) {
                         rc |= strvec_push(v, "--ro-bind");
                         rc |= strvec_pushf(v, "%s/%s", rp->workdir, *f);
                         rc |= strvec_pushf(v, "%s/%s", rp->workdir, *f);

@@ -54,6 +54,9 @@ struct tier_ops {
         /* No pid namespace of its own: the run starts in the workdir and the
          * sweep kills what it left behind (the others kill their tree). */
         bool weak;
+        /* copies a run's file in from an fd (bwrap's --ro-bind-data): a
+         * --file run needs no host workdir (run_spec.workdir_data) */
+        bool binds_data;
         int64_t grace_ms;       /* past the wall clock: the tier enforces it itself */
         bool uses_userns;       /* a failure may be the host's user-namespace policy */
         const char *choice_warning;     /* said once when chosen, or NULL */

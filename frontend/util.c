@@ -30,10 +30,13 @@ int sbx_write_all(int fd, const void *data, size_t len)
 
 int sbx_mkdir_p(const char *path)
 {
-        char *buf = strdup(path);
+        char *buf;
         int rc = 0;
 
-        if (!buf)
+        /* the usual case, the directory is there: one call, not one a level */
+        if (mkdir(path, 0700) == 0 || errno == EEXIST)
+                return 0;
+        if (errno != ENOENT || !(buf = strdup(path)))
                 return -1;
         for (char *p = buf + 1; *p && rc == 0; p++) {
                 if (*p != '/')

@@ -5,7 +5,8 @@
 # and with STATIC=1 this tree's helper linked static-pie too ("static",
 # HELPER_STATIC=1), and isolate when ISOLATE names one: the helper on
 # `python3 -I -c pass` and on /bin/true, as time added to bare, and whole
-# `sbx-run -q --tier helper --file trivial.py` against bare python3. Wall
+# `sbx-run -q --tier helper --file trivial.py` (and `--tier bwrap`, base
+# and new) against bare python3. Wall
 # and CPU medians (timerun's CPU: the command and everything it left
 # behind, timerun being a subreaper), and the load before and after.
 # SUITE=N adds a second interleaved timerun of N rounds: HumanEval's 164
@@ -54,6 +55,11 @@ spec=$work/ab.spec
                 r=$SBX_RUN; [ $v != base ] || r=$SBX_RUN-base
                 printf 'run-helper:%s\t/usr/bin/env\tSBX_HELPER=%s\t%s\t-q\t--tier\thelper\t--file\t%s\n' \
                         $v "$(helper_of $v)" "$r" "$work/trivial.py"
+        done
+        for v in $variants; do
+                [ $v != static ] || continue
+                r=$SBX_RUN; [ $v != base ] || r=$SBX_RUN-base
+                printf 'run-bwrap:%s\t%s\t-q\t--tier\tbwrap\t--file\t%s\n' $v "$r" "$work/trivial.py"
         done
 } > "$spec"
 chmod 0644 "$spec"

@@ -104,6 +104,29 @@ static void bwrap_private_workdir_is_capped_tmpfs(void **state)
         strvec_free(&v);
 }
 
+/* A --file run's program from CHILD_FD_DATA: copied into the run's
+ * tmpfs by bwrap, read-only, the workdir a path of the sandbox alone. */
+static void bwrap_workdir_data_is_copied_in(void **state)
+{
+        struct tier_params p = params("/usr/bin/bwrap");
+        struct strvec prefix = { 0 }, v = { 0 };
+        struct run_params rp = {
+                .workdir = "/w", .private_workdir = true, .workdir_files = files,
+                .workdir_data = true, .timeout_ms = 2500, .cpu_s = 8, .tmpfs_bytes = 4096,
+                .argv = cand,
+        };
+
+        assert_int_equal(tier_build_prefix(TIER_BWRAP, &p, &prefix), 0);
+        assert_int_equal(tier_build_argv(TIER_BWRAP, &prefix, &rp, &v), 0);
+        assert_true(HAS(&v, "--size", "4096", "--tmpfs", "/w", "--perms", "0644",
+                        "--ro-bind-data", "5", "/w/program.py", "--remount-ro", "/"));
+        assert_false(HAS(&v, "--ro-bind", "/w/program.py", "/w/program.py"));
+        assert_true(HAS(&v, "--chdir", "/w", "--", "/tmp/cache/venv/bin/python",
+                        "-I", "-B", "/w/program.py"));
+        strvec_free(&prefix);
+        strvec_free(&v);
+}
+
 static void bwrap_user_workdir_is_bound_rw(void **state)
 {
         struct tier_params p = params("/usr/bin/bwrap");
@@ -203,6 +226,7 @@ int main(void)
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(bwrap_root_is_allow_listed),
                 cmocka_unit_test(bwrap_private_workdir_is_capped_tmpfs),
+                cmocka_unit_test(bwrap_workdir_data_is_copied_in),
                 cmocka_unit_test(bwrap_user_workdir_is_bound_rw),
                 cmocka_unit_test(helper_gets_limits_as_options),
                 cmocka_unit_test(weak_tiers),

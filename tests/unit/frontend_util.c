@@ -72,10 +72,13 @@ static void rm_tree_removes_a_tree_but_not_a_links_target(void **state)
         assert_non_null(mkdtemp(keep));
         snprintf(path, sizeof(path), "%s/a/b/c", top);
         assert_int_equal(sbx_mkdir_p(path), 0);
+        assert_int_equal(sbx_mkdir_p(path), 0);         /* there already */
         snprintf(path, sizeof(path), "%s/a/b/c/file", top);
         FILE *f = fopen(path, "w");
         assert_non_null(f);
         fclose(f);
+        snprintf(path, sizeof(path), "%s/a/b/c/file/d", top);
+        assert_int_equal(sbx_mkdir_p(path), -1);        /* under a file */
         snprintf(path, sizeof(path), "%s/a/link", top);
         assert_int_equal(symlink(keep, path), 0);
 
