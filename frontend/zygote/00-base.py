@@ -17,7 +17,9 @@ for _s in range(1, _signal.NSIG):
     except (OSError, ValueError):
         pass
 _BOOT_PATH = list(sys.path)
-import os, json, socket, select, ctypes, fcntl, struct, resource, array, errno, atexit, stat, time, mmap, gc, re
+# Only what the zygote, B and C use: C forgets each of them per sample (and
+# socket.py would bring enum classes and selectors for nothing: _socket does).
+import os, json, _socket, select, ctypes, fcntl, struct, resource, array, errno, atexit, stat, time, gc, re
 
 _libc = ctypes.CDLL(None, use_errno=True)
 _libc.syscall.restype = ctypes.c_long
@@ -64,6 +66,8 @@ LIMIT_KEYS = ('timeout_ms', 'cpu_s', 'memory', 'nproc', 'fsize', 'nofile', 'tmpf
 PHASES = ('z_clone b_start b_maps b_host_lo b_ipc b_setattr b_proc b_binds c_start c_signals c_setsid_fds '
           'c_userns c_caps c_seccomp c_modules_env c_sample b_reaped z_status z_reaped').split()
 _TRACE_FILE = os.environ.get('SBX_ZYGOTE_TRACE')
+if _TRACE_FILE:
+    import mmap             # the trace's alone
 _TRACE = mmap.mmap(-1, 24 * len(PHASES)) if _TRACE_FILE else None
 _TRACE_FD = os.open(_TRACE_FILE, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600) if _TRACE else -1
 

@@ -28,7 +28,7 @@ def unmount_below_proc():
 
 
 def bring_up_lo():
-    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s = _socket.socket(_socket.AF_INET, _socket.SOCK_DGRAM)
     try:
         fcntl.ioctl(s.fileno(), SIOCSIFFLAGS, struct.pack('16sH22x', b'lo', IFF_UP | IFF_RUNNING))
     except OSError as e:
@@ -133,9 +133,11 @@ def run_homes(r):
 
 
 def plan_root(r):
-    """In the zygote, before the clone: what of B's mounts does not depend
-    on B (the homes, the binds below them), so that B does not work it out."""
+    """In the zygote, before the clone: what of B's and C's set-up does not
+    depend on them (the homes, the binds below them, the environment's
+    changes), so that neither works it out."""
     r.homes = run_homes(r)
+    r.env_changes = env_changes(r.env)
     r.bind_points = bind_points_below(['/tmp', '/dev/shm'] + r.homes)
 
 

@@ -305,15 +305,10 @@ def c_main(r, info_w):
     except Exception as e:  # noqa: BLE001 (no sample code has run yet)
         report_setup_error(info_w, e)
         return SETUP_EXIT
-    # The same as os.environ.clear(), which pops one item at a time through
-    # MutableMapping (a few times slower here).
-    for k in list(os.environ):
-        del os.environ[k]
-    for k, v in r.env:
-        os.environ[k] = v
+    set_environment(r.env, r.env_changes)
     # Kept alive meanwhile: freeing the zygote's modules would write (copy)
     # every page they are on.
-    forgotten = [sys.modules.pop(m) for m in [m for m in sys.modules if m not in _BOOT_MODULES]]
+    forgotten = [sys.modules.pop(m) for m in modules_to_forget()]
     sys.path[:] = _BOOT_PATH
     # A new empty cache, the zygote's kept alive as its modules are: clearing
     # it would free its finders and their directory listings, writing
@@ -333,6 +328,51 @@ def c_main(r, info_w):
     code = run_source(r.source, main.__dict__)
     stamp('c_sample')
     return finish(code)
+
+
+def set_environment(env, changes):
+    """C's environment becomes env (pairs), in os.environ and in the C
+    environ a child gets, in env's order; changes: env_changes(env)."""
+    if changes is None:
+        # The same as os.environ.clear(), which pops one item at a time
+        # through MutableMapping (a few times slower here).
+        for k in list(os.environ):
+            del os.environ[k]
+        changes = env
+    for k, v in changes:
+        os.environ[k] = v
+
+
+def env_changes(env):
+    """In the zygote: the pairs that turn its own environment into env when
+    env names the same variables in the same order (a warm run's differs
+    in HOME and TMPDIR), so that C sets those alone instead of emptying and
+    refilling both environments (~75 Python-level calls, and the zygote's
+    strings freed: written); None otherwise."""
+    if (_ZYGOTE_ENV is None or len(env) != len(_ZYGOTE_ENV) or
+            any(e[0] != z[0] for e, z in zip(env, _ZYGOTE_ENV))):
+        return None
+    return [(k, v) for (k, v), (_, zv) in zip(env, _ZYGOTE_ENV) if v != zv]
+
+
+def zygote_environment():
+    """Once: the zygote's environment as pairs, or None when the C environ
+    is not exactly os.environ's names in order (a duplicate name, an entry
+    without '='): then C always rebuilds both."""
+    envp = ctypes.POINTER(ctypes.c_char_p).in_dll(_libc, 'environ')
+    names, i = [], 0
+    while envp[i] is not None:
+        names.append(envp[i].partition(b'=')[0])
+        i += 1
+    return list(os.environ.items()) if names == [os.fsencode(k) for k in os.environ] else None
+
+
+def modules_to_forget():
+    """The modules the zygote imported (names made once, in the zygote:
+    C does not walk every module name, writing each)."""
+    if len(sys.modules) != _FORGET[0]:
+        return [m for m in sys.modules if m not in _BOOT_MODULES]
+    return _FORGET[1]
 
 
 def run_source(source, namespace):
