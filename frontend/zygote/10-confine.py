@@ -218,8 +218,11 @@ def caps_in_status():
     /proc/self is the run's fresh /proc here), not a prctl per capability
     and set."""
     try:
-        with open('/proc/self/status', 'rb') as f:
-            text = f.read()
+        fd = os.open('/proc/self/status', os.O_RDONLY | os.O_CLOEXEC)
+        try:
+            text = os.read(fd, 16384)       # one read: the kernel makes the file in one go
+        finally:
+            os.close(fd)
     except OSError as e:
         raise SetupError('read /proc/self/status to check the capabilities: %s' % e.strerror)
     return {k.decode(): int(v, 16) for k, v in _CAP_LINE.findall(text)}
