@@ -1,5 +1,6 @@
 # sbx's trusted zygote (docs/warm.md), part 1 of 4: the parts in frontend/zygote/
-# are joined in name order into one program (common/common.mk), run as
+# are joined in name order into one program (common/common.mk), compiled
+# apart by boot/compile-apart.py, which the build appends; run as
 # `PYTHON -I -B -c SOURCE` with
 # fd 0 a SOCK_SEQPACKET control socket. Once: a mount namespace of its own,
 # the covers under /proc unmounted. Per sample: the zygote (wall clock,
