@@ -27,10 +27,22 @@ def unmount_below_proc():
         check(_libc.umount2(mp.encode(), MNT_DETACH), 'unmount %s' % mp)
 
 
+def set_hostname():
+    """_socket's, not libc's through ctypes: B would look the symbol up and
+    make its function object again each run (the zygote never calls it)."""
+    try:
+        _socket.sethostname('sbx')
+    except OSError as e:
+        raise SetupError('sethostname: %s' % e.strerror)
+
+
+_IFREQ_LO_UP = struct.pack('16sH22x', b'lo', IFF_UP | IFF_RUNNING)
+
+
 def bring_up_lo():
     s = _socket.socket(_socket.AF_INET, _socket.SOCK_DGRAM)
     try:
-        fcntl.ioctl(s.fileno(), SIOCSIFFLAGS, struct.pack('16sH22x', b'lo', IFF_UP | IFF_RUNNING))
+        fcntl.ioctl(s.fileno(), SIOCSIFFLAGS, _IFREQ_LO_UP)
     except OSError as e:
         raise SetupError('bring up loopback: %s' % e.strerror)
     finally:

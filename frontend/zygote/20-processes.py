@@ -216,7 +216,7 @@ def b_main(r, info_w, life_r):
         map_self_to(0, 0, _UID, _GID)
         prctl(PR_SET_DUMPABLE, 0)
         stamp('b_maps')
-        check(_libc.sethostname(b'sbx', 3), 'sethostname')
+        set_hostname()
         bring_up_lo()
         stamp('b_host_lo')
         limit_ipc_namespace(r)
