@@ -208,20 +208,22 @@ def copy_in(src, path):
         os.close(out)
 
 
+_CAPSET_NONE = (struct.pack('Ii', LINUX_CAPABILITY_VERSION_3, 0), bytes(24))
+_CAPS_NONE = {'CapInh': 0, 'CapPrm': 0, 'CapEff': 0, 'CapBnd': 0, 'CapAmb': 0}
+
+
 def caps_clear():
-    """Every capability set emptied, then checked: a failed drop must never
-    run anything (helper/privs.c privs_clear_caps)."""
-    cap = 0
-    while _libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) == 0:
+    """Every capability set emptied, then checked in the kernel's report of
+    all five sets (capget would report three of them again): a failed drop
+    must never run anything (helper/privs.c privs_clear_caps)."""
+    drop, cap = _libc.prctl, 0
+    while drop(PR_CAPBSET_DROP, cap, 0, 0, 0) == 0:
         cap += 1
     if ctypes.get_errno() != errno.EINVAL or cap == 0:
         raise SetupError('cannot clear the bounding set: %s' % os.strerror(ctypes.get_errno()))
     prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, what='clear the ambient set')
-    head = struct.pack('Ii', LINUX_CAPABILITY_VERSION_3, 0)
-    check(_libc.syscall(ctypes.c_long(SYS_CAPSET), head, bytes(24)), 'cannot drop capabilities')
-    data = ctypes.create_string_buffer(24)
-    check(_libc.syscall(ctypes.c_long(SYS_CAPGET), head, data), 'capget')
-    if any(data.raw) or caps_in_status() != {'CapInh': 0, 'CapPrm': 0, 'CapEff': 0, 'CapBnd': 0, 'CapAmb': 0}:
+    check(_libc.syscall(ctypes.c_long(SYS_CAPSET), *_CAPSET_NONE), 'cannot drop capabilities')
+    if caps_in_status() != _CAPS_NONE:
         raise SetupError('capabilities still present after dropping them')
 
 
