@@ -49,11 +49,13 @@ RUN_CLONE_FLAGS = (CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS | C
                    SIGCHLD)
 
 
+# clone(flags, stack 0, parent_tid, child_tid, tls), made once.
+_CLONE_ARGS = (ctypes.c_long(SYS_CLONE), ctypes.c_ulong(RUN_CLONE_FLAGS)) + tuple(ctypes.c_ulong(0) for _ in range(4))
+
+
 def clone_run():
-    """clone(flags, stack 0, parent_tid, child_tid, tls): 0 in B, B's pid in the zygote."""
-    return check(_PYLIBC.syscall(ctypes.c_long(SYS_CLONE), ctypes.c_ulong(RUN_CLONE_FLAGS), ctypes.c_ulong(0),
-                                 ctypes.c_ulong(0), ctypes.c_ulong(0), ctypes.c_ulong(0)),
-                 'clone the run\'s namespaces')
+    """0 in B, B's pid in the zygote."""
+    return check(_PYLIBC.syscall(*_CLONE_ARGS), "clone the run's namespaces")
 
 
 def run_sample(r):
@@ -239,16 +241,7 @@ def b_main(r, info_w, life_r):
     except Exception as e:  # noqa: BLE001
         report_setup_error(info_w, e, 'confine init: ')
         kill_all()
-    status = None
-    while True:
-        try:
-            pid, ws = os.waitpid(-1, 0)
-        except ChildProcessError:
-            break
-        if pid == cpid:
-            stamp('b_reaped')
-            status = ws
-            kill_all()
+    status = reap_all(cpid)
     if status is not None:
         # What wait4 on B will say, less B's own exit: the zygote writes the
         # status line from it without waiting for B and the namespaces to go.
@@ -256,6 +249,25 @@ def b_main(r, info_w, life_r):
         cpu = me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
         os.write(info_w, ('W %d %.6f %d\n' % (status, cpu, max(me.ru_maxrss, kids.ru_maxrss))).encode())
     return 0
+
+
+def reap_all(cpid):
+    """B's end: reaps every process of the run, the rest killed once C has
+    ended: C's wait status, or None. libc's waitpid: the last one's ECHILD
+    raises no OSError (see kill_all)."""
+    status, ref = None, ctypes.byref(_WAIT_STATUS)
+    while True:
+        pid = _libc.waitpid(-1, ref, 0)
+        if pid < 0:
+            if ctypes.get_errno() != errno.EINTR:
+                return status       # ECHILD: none left
+        elif pid == cpid:
+            stamp('b_reaped')
+            status = _WAIT_STATUS.value
+            kill_all()
+
+
+_WAIT_STATUS = ctypes.c_int()
 
 
 def kill_all():
