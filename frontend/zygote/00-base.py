@@ -116,9 +116,14 @@ def prctl(option, a=0, b=0, c=0, d=0, what=None):
     return check(_libc.prctl(option, a, b, c, d), what or 'prctl %d' % option)
 
 
+def _enc(s):
+    return None if s is None else s.encode()
+
+
 def mount(src, target, fstype, flags, data=None, what=None):
-    enc = lambda s: None if s is None else s.encode()
-    check(_libc.mount(enc(src), enc(target), enc(fstype), flags, enc(data)), what or 'mount %s' % target)
+    """The message is made only when the mount fails."""
+    if _libc.mount(_enc(src), _enc(target), _enc(fstype), flags, _enc(data)) == -1:
+        check(-1, what or 'mount %s' % target)
 
 
 def write_file(path, text):

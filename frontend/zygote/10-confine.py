@@ -63,8 +63,11 @@ def limit_ipc_namespace(r):
 
 
 def bind(src, target, flags):
-    mount(src, target, None, MS_BIND, what='bind %s' % target)
-    mount(None, target, None, MS_REMOUNT | MS_BIND | flags, what='remount %s' % target)
+    t = target.encode()
+    if _libc.mount(src.encode(), t, None, MS_BIND, None) == -1:
+        check(-1, 'bind %s' % target)
+    if _libc.mount(None, t, None, MS_REMOUNT | MS_BIND | flags, None) == -1:
+        check(-1, 'remount %s' % target)
 
 
 def mount_setattr_recursive_ro(path):
@@ -137,7 +140,7 @@ def run_homes(r):
     """The homes the run's tmpfs covers: the zygote's HOME and the run's,
     where clean and not under /tmp, /proc, /dev or /sys."""
     homes = []
-    for h in (_ZYGOTE_HOME, dict(r.env).get('HOME')):
+    for h in (_ZYGOTE_HOME, r.home):
         if (h and path_is_clean(h) and h != '/' and h not in homes and
                 not any(path_is_under(h, d) for d in ('/tmp', '/proc', '/dev', '/sys'))):
             homes.append(h)
@@ -147,7 +150,8 @@ def run_homes(r):
 def plan_root(r):
     """In the zygote, before the clone: what of B's and C's set-up does not
     depend on them (the homes, the binds below them, the environment's
-    changes), so that neither works it out."""
+    changes, the run's HOME), so that neither works it out."""
+    r.home = dict(r.env).get('HOME')
     r.homes = run_homes(r)
     r.env_changes = env_changes(r.env)
     r.bind_points = bind_points_below(['/tmp', '/dev/shm'] + r.homes)
@@ -178,7 +182,7 @@ def build_root(r, uid, gid):
         if os.path.isdir(h) and not os.path.islink(h):
             bind(scratch + '/home', h, MS_NOSUID | MS_NODEV)
     bind(scratch + '/tmp', '/tmp', MS_NOSUID | MS_NODEV)
-    for h in (_ZYGOTE_HOME, dict(r.env).get('HOME')):
+    for h in (_ZYGOTE_HOME, r.home):
         if h and path_is_clean(h) and h.startswith('/tmp/'):
             os.makedirs(h, 0o700, exist_ok=True)
     put_back(kept)
