@@ -274,7 +274,8 @@ def kill_all():
     """Every process of the run but B. libc's kill, not os.kill: when none
     is left (the usual end) that raises, and an OSError's message costs B
     the C library's gettext and error tables (written pages) per run."""
-    _libc.kill(-1, 9)
+    if _libc.kill(-1, 9) == -1 and ctypes.get_errno() != errno.ESRCH:
+        raise SetupError('kill the run: %s' % os.strerror(ctypes.get_errno()))
 
 
 def c_main(r, info_w):
