@@ -35,11 +35,17 @@ $(BUILD)/common/seccomp_bpf.o: ALL_CFLAGS += -I$(BUILD)/gen
 # module) and joined here into $(BUILD)/gen/zygote.py. The frontend sends it
 # as `python -c`, the helper's --zygote mode runs it and nothing else.
 # tests/helper/zygote.t builds a helper of its own around a probe (ZYGOTE_PY).
+# The start appended after the parts (frontend/zygote/boot/compile-apart.py)
+# holds them as one raw string, _SBX_ZYGOTE, which it compiles in a child:
+# no part may hold three single quotes.
 ZYGOTE_PARTS := $(sort $(wildcard frontend/zygote/*.py))
+ZYGOTE_BOOT := frontend/zygote/boot/compile-apart.py
 ZYGOTE_PY ?= $(BUILD)/gen/zygote.py
-$(BUILD)/gen/zygote.py: $(ZYGOTE_PARTS)
+$(BUILD)/gen/zygote.py: $(ZYGOTE_PARTS) $(ZYGOTE_BOOT)
 	@mkdir -p $(dir $@)
-	for f in $(ZYGOTE_PARTS); do cat "$$f"; echo; echo; done > $@.tmp && mv $@.tmp $@
+	! grep -l "'''" $(ZYGOTE_PARTS)
+	{ printf "_SBX_ZYGOTE = r'''"; for f in $(ZYGOTE_PARTS); do cat "$$f"; echo; echo; done; \
+	  echo "'''"; cat $(ZYGOTE_BOOT); } > $@.tmp && mv $@.tmp $@
 $(BUILD)/gen/zygote_text.h: $(ZYGOTE_PY) common/embed.sh
 	@mkdir -p $(dir $@)
 	sh common/embed.sh sbx_zygote_py < $< > $@

@@ -1,5 +1,6 @@
 # sbx's trusted zygote (docs/warm.md), part 1 of 4: the parts in frontend/zygote/
-# are joined in name order into one program (common/common.mk), run as
+# are joined in name order into one program (common/common.mk), compiled
+# apart by boot/compile-apart.py, which the build appends; run as
 # `PYTHON -I -B -c SOURCE` with
 # fd 0 a SOCK_SEQPACKET control socket. Once: a mount namespace of its own,
 # the covers under /proc unmounted. Per sample: the zygote (wall clock,
@@ -21,7 +22,9 @@ _BOOT_PATH = list(sys.path)
 # (fresh_vm_pages).
 with open('/proc/self/statm', 'rb') as _f:
     _BOOT_VM_PAGES = int(_f.read().split()[0])
-import os, json, socket, select, ctypes, fcntl, struct, resource, array, errno, atexit, stat, time, mmap, gc, re
+# Only what the zygote, B and C use: C forgets each of them per sample (and
+# socket.py would bring enum classes and selectors for nothing: _socket does).
+import os, json, _socket, select, ctypes, fcntl, struct, resource, array, errno, atexit, stat, time, gc, re
 
 _libc = ctypes.CDLL(None, use_errno=True)
 _PAGE_BYTES = os.sysconf('SC_PAGESIZE')
@@ -29,6 +32,9 @@ _libc.syscall.restype = ctypes.c_long
 _libc.prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
 _libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_char_p]
 _libc.umount2.argtypes = [ctypes.c_char_p, ctypes.c_int]
+# Resolved here, once: B's are copies, not symbol lookups.
+_libc.kill.argtypes = [ctypes.c_int, ctypes.c_int]
+_libc.waitpid.argtypes = [ctypes.c_int, ctypes.POINTER(ctypes.c_int), ctypes.c_int]
 
 CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x20000, 0x4000000, 0x8000000
 CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
@@ -69,6 +75,8 @@ LIMIT_KEYS = ('timeout_ms', 'cpu_s', 'memory', 'nproc', 'fsize', 'nofile', 'tmpf
 PHASES = ('z_clone b_start b_maps b_host_lo b_ipc b_setattr b_proc b_binds c_start c_signals c_setsid_fds '
           'c_userns c_caps c_seccomp c_modules_env c_sample b_reaped z_status z_reaped').split()
 _TRACE_FILE = os.environ.get('SBX_ZYGOTE_TRACE')
+if _TRACE_FILE:
+    import mmap             # the trace's alone
 _TRACE = mmap.mmap(-1, 24 * len(PHASES)) if _TRACE_FILE else None
 _TRACE_FD = os.open(_TRACE_FILE, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600) if _TRACE else -1
 
@@ -113,9 +121,14 @@ def prctl(option, a=0, b=0, c=0, d=0, what=None):
     return check(_libc.prctl(option, a, b, c, d), what or 'prctl %d' % option)
 
 
+def _enc(s):
+    return None if s is None else s.encode()
+
+
 def mount(src, target, fstype, flags, data=None, what=None):
-    enc = lambda s: None if s is None else s.encode()
-    check(_libc.mount(enc(src), enc(target), enc(fstype), flags, enc(data)), what or 'mount %s' % target)
+    """The message is made only when the mount fails."""
+    if _libc.mount(_enc(src), _enc(target), _enc(fstype), flags, _enc(data)) == -1:
+        check(-1, what or 'mount %s' % target)
 
 
 def write_file(path, text):

@@ -27,10 +27,22 @@ def unmount_below_proc():
         check(_libc.umount2(mp.encode(), MNT_DETACH), 'unmount %s' % mp)
 
 
-def bring_up_lo():
-    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+def set_hostname():
+    """_socket's, not libc's through ctypes: B would look the symbol up and
+    make its function object again each run (the zygote never calls it)."""
     try:
-        fcntl.ioctl(s.fileno(), SIOCSIFFLAGS, struct.pack('16sH22x', b'lo', IFF_UP | IFF_RUNNING))
+        _socket.sethostname('sbx')
+    except OSError as e:
+        raise SetupError('sethostname: %s' % e.strerror)
+
+
+_IFREQ_LO_UP = struct.pack('16sH22x', b'lo', IFF_UP | IFF_RUNNING)
+
+
+def bring_up_lo():
+    s = _socket.socket(_socket.AF_INET, _socket.SOCK_DGRAM)
+    try:
+        fcntl.ioctl(s.fileno(), SIOCSIFFLAGS, _IFREQ_LO_UP)
     except OSError as e:
         raise SetupError('bring up loopback: %s' % e.strerror)
     finally:
@@ -50,8 +62,11 @@ def limit_ipc_namespace(r):
 
 
 def bind(src, target, flags):
-    mount(src, target, None, MS_BIND, what='bind %s' % target)
-    mount(None, target, None, MS_REMOUNT | MS_BIND | flags, what='remount %s' % target)
+    t = target.encode()
+    if _libc.mount(src.encode(), t, None, MS_BIND, None) == -1:
+        check(-1, 'bind %s' % target)
+    if _libc.mount(None, t, None, MS_REMOUNT | MS_BIND | flags, None) == -1:
+        check(-1, 'remount %s' % target)
 
 
 def mount_setattr_recursive_ro(path):
@@ -124,7 +139,7 @@ def run_homes(r):
     """The homes the run's tmpfs covers: the zygote's HOME and the run's,
     where clean and not under /tmp, /proc, /dev or /sys."""
     homes = []
-    for h in (_ZYGOTE_HOME, dict(r.env).get('HOME')):
+    for h in (_ZYGOTE_HOME, r.home):
         if (h and path_is_clean(h) and h != '/' and h not in homes and
                 not any(path_is_under(h, d) for d in ('/tmp', '/proc', '/dev', '/sys'))):
             homes.append(h)
@@ -132,9 +147,12 @@ def run_homes(r):
 
 
 def plan_root(r):
-    """In the zygote, before the clone: what of B's mounts does not depend
-    on B (the homes, the binds below them), so that B does not work it out."""
+    """In the zygote, before the clone: what of B's and C's set-up does not
+    depend on them (the homes, the binds below them, the environment's
+    changes, the run's HOME), so that neither works it out."""
+    r.home = dict(r.env).get('HOME')
     r.homes = run_homes(r)
+    r.env_changes = env_changes(r.env)
     r.bind_points = bind_points_below(['/tmp', '/dev/shm'] + r.homes)
     with open('/proc/self/statm', 'rb') as f:
         r.vm_extra = max(0, int(f.read().split()[0]) - _FRESH_VM_PAGES) * _PAGE_BYTES
@@ -165,7 +183,7 @@ def build_root(r, uid, gid):
         if os.path.isdir(h) and not os.path.islink(h):
             bind(scratch + '/home', h, MS_NOSUID | MS_NODEV)
     bind(scratch + '/tmp', '/tmp', MS_NOSUID | MS_NODEV)
-    for h in (_ZYGOTE_HOME, dict(r.env).get('HOME')):
+    for h in (_ZYGOTE_HOME, r.home):
         if h and path_is_clean(h) and h.startswith('/tmp/'):
             os.makedirs(h, 0o700, exist_ok=True)
     put_back(kept)
@@ -195,20 +213,22 @@ def copy_in(src, path):
         os.close(out)
 
 
+_CAPSET_NONE = (struct.pack('Ii', LINUX_CAPABILITY_VERSION_3, 0), bytes(24))
+_CAPS_NONE = {'CapInh': 0, 'CapPrm': 0, 'CapEff': 0, 'CapBnd': 0, 'CapAmb': 0}
+
+
 def caps_clear():
-    """Every capability set emptied, then checked: a failed drop must never
-    run anything (helper/privs.c privs_clear_caps)."""
-    cap = 0
-    while _libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) == 0:
+    """Every capability set emptied, then checked in the kernel's report of
+    all five sets (capget would report three of them again): a failed drop
+    must never run anything (helper/privs.c privs_clear_caps)."""
+    drop, cap = _libc.prctl, 0
+    while drop(PR_CAPBSET_DROP, cap, 0, 0, 0) == 0:
         cap += 1
     if ctypes.get_errno() != errno.EINVAL or cap == 0:
         raise SetupError('cannot clear the bounding set: %s' % os.strerror(ctypes.get_errno()))
     prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, what='clear the ambient set')
-    head = struct.pack('Ii', LINUX_CAPABILITY_VERSION_3, 0)
-    check(_libc.syscall(ctypes.c_long(SYS_CAPSET), head, bytes(24)), 'cannot drop capabilities')
-    data = ctypes.create_string_buffer(24)
-    check(_libc.syscall(ctypes.c_long(SYS_CAPGET), head, data), 'capget')
-    if any(data.raw) or caps_in_status() != {'CapInh': 0, 'CapPrm': 0, 'CapEff': 0, 'CapBnd': 0, 'CapAmb': 0}:
+    check(_libc.syscall(ctypes.c_long(SYS_CAPSET), *_CAPSET_NONE), 'cannot drop capabilities')
+    if caps_in_status() != _CAPS_NONE:
         raise SetupError('capabilities still present after dropping them')
 
 
@@ -217,8 +237,11 @@ def caps_in_status():
     /proc/self is the run's fresh /proc here), not a prctl per capability
     and set."""
     try:
-        with open('/proc/self/status', 'rb') as f:
-            text = f.read()
+        fd = os.open('/proc/self/status', os.O_RDONLY | os.O_CLOEXEC)
+        try:
+            text = os.read(fd, 16384)       # one read: the kernel makes the file in one go
+        finally:
+            os.close(fd)
     except OSError as e:
         raise SetupError('read /proc/self/status to check the capabilities: %s' % e.strerror)
     return {k.decode(): int(v, 16) for k, v in _CAP_LINE.findall(text)}

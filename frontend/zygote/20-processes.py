@@ -49,11 +49,13 @@ RUN_CLONE_FLAGS = (CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS | C
                    SIGCHLD)
 
 
+# clone(flags, stack 0, parent_tid, child_tid, tls), made once.
+_CLONE_ARGS = (ctypes.c_long(SYS_CLONE), ctypes.c_ulong(RUN_CLONE_FLAGS)) + tuple(ctypes.c_ulong(0) for _ in range(4))
+
+
 def clone_run():
-    """clone(flags, stack 0, parent_tid, child_tid, tls): 0 in B, B's pid in the zygote."""
-    return check(_PYLIBC.syscall(ctypes.c_long(SYS_CLONE), ctypes.c_ulong(RUN_CLONE_FLAGS), ctypes.c_ulong(0),
-                                 ctypes.c_ulong(0), ctypes.c_ulong(0), ctypes.c_ulong(0)),
-                 'clone the run\'s namespaces')
+    """0 in B, B's pid in the zygote."""
+    return check(_PYLIBC.syscall(*_CLONE_ARGS), "clone the run's namespaces")
 
 
 def run_sample(r):
@@ -216,7 +218,7 @@ def b_main(r, info_w, life_r):
         map_self_to(0, 0, _UID, _GID)
         prctl(PR_SET_DUMPABLE, 0)
         stamp('b_maps')
-        check(_libc.sethostname(b'sbx', 3), 'sethostname')
+        set_hostname()
         bring_up_lo()
         stamp('b_host_lo')
         limit_ipc_namespace(r)
@@ -239,16 +241,7 @@ def b_main(r, info_w, life_r):
     except Exception as e:  # noqa: BLE001
         report_setup_error(info_w, e, 'confine init: ')
         kill_all()
-    status = None
-    while True:
-        try:
-            pid, ws = os.waitpid(-1, 0)
-        except ChildProcessError:
-            break
-        if pid == cpid:
-            stamp('b_reaped')
-            status = ws
-            kill_all()
+    status = reap_all(cpid)
     if status is not None:
         # What wait4 on B will say, less B's own exit: the zygote writes the
         # status line from it without waiting for B and the namespaces to go.
@@ -258,11 +251,31 @@ def b_main(r, info_w, life_r):
     return 0
 
 
+def reap_all(cpid):
+    """B's end: reaps every process of the run, the rest killed once C has
+    ended: C's wait status, or None. libc's waitpid: the last one's ECHILD
+    raises no OSError (see kill_all)."""
+    status, ref = None, ctypes.byref(_WAIT_STATUS)
+    while True:
+        pid = _libc.waitpid(-1, ref, 0)
+        if pid < 0:
+            if ctypes.get_errno() != errno.EINTR:
+                return status       # ECHILD: none left
+        elif pid == cpid:
+            stamp('b_reaped')
+            status = _WAIT_STATUS.value
+            kill_all()
+
+
+_WAIT_STATUS = ctypes.c_int()
+
+
 def kill_all():
-    try:
-        os.kill(-1, 9)
-    except ProcessLookupError:
-        pass        # nothing left
+    """Every process of the run but B. libc's kill, not os.kill: when none
+    is left (the usual end) that raises, and an OSError's message costs B
+    the C library's gettext and error tables (written pages) per run."""
+    if _libc.kill(-1, 9) == -1 and ctypes.get_errno() != errno.ESRCH:
+        raise SetupError('kill the run: %s' % os.strerror(ctypes.get_errno()))
 
 
 def c_main(r, info_w):
@@ -305,15 +318,10 @@ def c_main(r, info_w):
     except Exception as e:  # noqa: BLE001 (no sample code has run yet)
         report_setup_error(info_w, e)
         return SETUP_EXIT
-    # The same as os.environ.clear(), which pops one item at a time through
-    # MutableMapping (a few times slower here).
-    for k in list(os.environ):
-        del os.environ[k]
-    for k, v in r.env:
-        os.environ[k] = v
+    set_environment(r.env, r.env_changes)
     # Kept alive meanwhile: freeing the zygote's modules would write (copy)
     # every page they are on.
-    forgotten = [sys.modules.pop(m) for m in [m for m in sys.modules if m not in _BOOT_MODULES]]
+    forgotten = [sys.modules.pop(m) for m in modules_to_forget()]
     sys.path[:] = _BOOT_PATH
     # A new empty cache, the zygote's kept alive as its modules are: clearing
     # it would free its finders and their directory listings, writing
@@ -333,6 +341,51 @@ def c_main(r, info_w):
     code = run_source(r.source, main.__dict__)
     stamp('c_sample')
     return finish(code)
+
+
+def set_environment(env, changes):
+    """C's environment becomes env (pairs), in os.environ and in the C
+    environ a child gets, in env's order; changes: env_changes(env)."""
+    if changes is None:
+        # The same as os.environ.clear(), which pops one item at a time
+        # through MutableMapping (a few times slower here).
+        for k in list(os.environ):
+            del os.environ[k]
+        changes = env
+    for k, v in changes:
+        os.environ[k] = v
+
+
+def env_changes(env):
+    """In the zygote: the pairs that turn its own environment into env when
+    env names the same variables in the same order (a warm run's differs
+    in HOME and TMPDIR), so that C sets those alone instead of emptying and
+    refilling both environments (~75 Python-level calls, and the zygote's
+    strings freed: written); None otherwise."""
+    if (_ZYGOTE_ENV is None or len(env) != len(_ZYGOTE_ENV) or
+            any(e[0] != z[0] for e, z in zip(env, _ZYGOTE_ENV))):
+        return None
+    return [(k, v) for (k, v), (_, zv) in zip(env, _ZYGOTE_ENV) if v != zv]
+
+
+def zygote_environment():
+    """Once: the zygote's environment as pairs, or None when the C environ
+    is not exactly os.environ's names in order (a duplicate name, an entry
+    without '='): then C always rebuilds both."""
+    envp = ctypes.POINTER(ctypes.c_char_p).in_dll(_libc, 'environ')
+    names, i = [], 0
+    while envp[i] is not None:
+        names.append(envp[i].partition(b'=')[0])
+        i += 1
+    return list(os.environ.items()) if names == [os.fsencode(k) for k in os.environ] else None
+
+
+def modules_to_forget():
+    """The modules the zygote imported (names made once, in the zygote:
+    C does not walk every module name, writing each)."""
+    if len(sys.modules) != _FORGET[0]:
+        return [m for m in sys.modules if m not in _BOOT_MODULES]
+    return _FORGET[1]
 
 
 def run_source(source, namespace):

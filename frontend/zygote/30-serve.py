@@ -7,13 +7,13 @@ def recv_message():
     """One message and its fds; None at EOF."""
     while True:
         try:
-            data, anc, flags, _ = _CTL.recvmsg(MAX_MESSAGE, socket.CMSG_SPACE(MAX_FDS * 4))
+            data, anc, flags, _ = _CTL.recvmsg(MAX_MESSAGE, _socket.CMSG_SPACE(MAX_FDS * 4))
             break
         except InterruptedError:
             continue
     fds = []
     for level, kind, payload in anc:
-        if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+        if level == _socket.SOL_SOCKET and kind == _socket.SCM_RIGHTS:
             a = array.array('i')
             a.frombytes(payload[:len(payload) - len(payload) % a.itemsize])
             fds.extend(a)
@@ -21,7 +21,7 @@ def recv_message():
         os.set_inheritable(fd, False)
     if not data and not fds:
         return None
-    if flags & (socket.MSG_TRUNC | socket.MSG_CTRUNC):
+    if flags & (_socket.MSG_TRUNC | _socket.MSG_CTRUNC):
         close_all(fds)
         raise ValueError('message or its fds truncated')
     return data, fds
@@ -149,7 +149,7 @@ def fresh_vm_pages():
 
 def main():
     global _CTL, _ZYGOTE_PID, _UID, _GID, _ZYGOTE_HOME, _MAIN_LOADER, _SETUP_ERROR, _B_SIGNALS, _C_SIGNALS
-    global _FRESH_VM_PAGES
+    global _FRESH_VM_PAGES, _ZYGOTE_ENV, _FORGET
     prctl(PR_SET_DUMPABLE, 0)
     _FRESH_VM_PAGES = fresh_vm_pages()
     try:
@@ -162,7 +162,7 @@ def main():
     null = os.open('/dev/null', os.O_RDONLY)
     os.dup2(null, 0)
     os.close(null)
-    _CTL = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET, fileno=ctl)
+    _CTL = _socket.socket(_socket.AF_UNIX, _socket.SOCK_SEQPACKET, 0, ctl)
     _ZYGOTE_PID, _UID, _GID = os.getpid(), os.getuid(), os.getgid()
     _ZYGOTE_HOME = os.environ.get('HOME')
     _MAIN_LOADER = getattr(sys.modules['__main__'], '__loader__', None)
@@ -171,6 +171,8 @@ def main():
     # the zygote waits for its one child itself.
     _signal.signal(_signal.SIGCHLD, _signal.SIG_DFL)
     _B_SIGNALS, _C_SIGNALS = signals_to_reset({}), signals_to_reset(_BOOT_SIGNALS)
+    _ZYGOTE_ENV = zygote_environment()
+    _FORGET = (len(sys.modules), tuple(m for m in sys.modules if m not in _BOOT_MODULES))
     _CTL.send(json.dumps({'ready': 1, 'pid': _ZYGOTE_PID}).encode())
     gc.collect()
     gc.freeze()     # out of the collector's reach: a child's collection would write (copy) them all
