@@ -11,7 +11,8 @@
 # behind, timerun being a subreaper), and the load before and after.
 # SUITE=N adds a second interleaved timerun of N rounds: HumanEval's 164
 # canonical programs at -j2 through each variant's `sbx-run --suite` (helper
-# tier, cold) against suite-bench.sh's bare xargs -P2 loop.
+# tier, cold) against suite-bench.sh's bare xargs -P2 loop; with WARM=1 also
+# the fork floor (fork_floor.py) and each variant's `--warm` suite.
 # Not run by `make bench` (it is in bench/lib).
 #   As root: BASE=dir [STATIC=1] [ISOLATE=/opt/isolate/isolate] [SUITE=5] bench/lib/ab.sh
 #   ROUNDS=100 (default)
@@ -74,6 +75,15 @@ if [ "${SUITE:-0}" -gt 0 ]; then
                         r=$SBX_RUN; [ $v != base ] || r=$SBX_RUN-base
                         printf 'suite:%s\t/usr/bin/env\tSBX_HELPER=%s\t%s\t--tier\thelper\t--suite\thumaneval\t--problems\t%s\t--canonical\t-j\t2\t--cold\t--out\t%s\t--no-progress\t--json\n' \
                                 $v "$(helper_of $v)" "$r" "$work/HumanEval.jsonl.gz" "$work/suite-$v.jsonl"
+                done
+                # The warm path too: the fork floor, each variant's --warm.
+                [ "${WARM:-0}" = 1 ] && install -m 0644 "$repo/bench/lib/fork_floor.py" "$work/" &&
+                printf 'floor\t/bin/sh\t-c\tcd %s && %s fork_floor.py 2 programs/*.py > /dev/null\n' "$work" "$py"
+                for v in $variants; do
+                        [ "${WARM:-0}" = 1 ] && [ $v != static ] || continue
+                        r=$SBX_RUN; [ $v != base ] || r=$SBX_RUN-base
+                        printf 'warm:%s\t/usr/bin/env\tSBX_HELPER=%s\t%s\t--tier\thelper\t--suite\thumaneval\t--problems\t%s\t--canonical\t-j\t2\t--warm\t--out\t%s\t--no-progress\t--json\n' \
+                                $v "$(helper_of $v)" "$r" "$work/HumanEval.jsonl.gz" "$work/warm-$v.jsonl"
                 done
         } > "$work/suite.spec"
         chmod 0644 "$work/suite.spec"
