@@ -130,7 +130,8 @@ def fresh_vm_pages():
     r, w = os.pipe2(os.O_CLOEXEC)
     try:
         pid = os.posix_spawn(sys.executable, [sys.executable, '-I', '-B', '-c', _STATM_PROBE], dict(os.environ),
-                             file_actions=[(os.POSIX_SPAWN_DUP2, w, 1)])
+                             file_actions=[(os.POSIX_SPAWN_OPEN, 0, '/dev/null', os.O_RDONLY, 0),
+                                           (os.POSIX_SPAWN_DUP2, w, 1)])
         os.close(w)
         w = -1
         out = read_to_eof(r)
