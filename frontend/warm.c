@@ -30,9 +30,7 @@
 #define ZYGOTE_READY_MS     15000       /* interpreter start-up on a loaded host */
 #define ZYGOTE_LIFETIME_MS  (3600LL * 1000)
 #define ZYGOTE_NPROC_EXTRA  8           /* the zygote, A and B count too */
-/* A sample's RLIMIT_AS is --memory plus what the zygote's address space has
- * over a fresh interpreter's (a few MB): the zygote's own ceiling allows it. */
-#define ZYGOTE_MEMORY_EXTRA (64LL << 20)
+#define ZYGOTE_MEMORY_EXTRA (64LL << 20) /* room for a sample's RLIMIT_AS (docs/warm.md) */
 #define ZYGOTE_MARGIN_MS    5000        /* no run may end after its zygote */
 #define WARM_MAX_TRIES      2           /* zygotes lost under one run */
 #define MSG_MAX_FDS         16
@@ -183,9 +181,8 @@ static void zygote_params(struct sandbox *sb, struct warm_pool *p, struct zygote
         zp->nproc = p->deflt.nproc > 0 ? p->deflt.nproc + ZYGOTE_NPROC_EXTRA : 0;
         if (p->max.nproc > 0 && zp->nproc > p->max.nproc)
                 zp->nproc = p->max.nproc;
-        zp->memory_bytes = sb->opts.memory_bytes;
-        if (zp->memory_bytes >= 0)
-                zp->memory_bytes += ZYGOTE_MEMORY_EXTRA;
+        zp->memory_bytes = sb->opts.memory_bytes < 0 ? -1 :
+                           sb->opts.memory_bytes + ZYGOTE_MEMORY_EXTRA;
         if (p->max.memory > 0 && zp->memory_bytes > p->max.memory)
                 zp->memory_bytes = p->max.memory;
 }
