@@ -2,6 +2,7 @@
 # the unit tests link the same code) and a thin CLI.
 FRONTEND_SRCS     := $(wildcard frontend/*.c)
 FRONTEND_OBJS     := $(FRONTEND_SRCS:%.c=$(BUILD)/%.o)
+FRONTEND_OBJS     += $(BUILD)/frontend/run_init_elf.o
 FRONTEND_LIB_OBJS := $(filter-out $(BUILD)/frontend/main.o,$(FRONTEND_OBJS))
 # zlib: the suite layer reads .jsonl.gz problem files. Linked in where its
 # archive is installed (Debian's zlib1g-dev): one shared library less to map
@@ -33,6 +34,19 @@ $(BUILD)/gen/driver_text.h: frontend/driver.py common/embed.sh
 	sh common/embed.sh driver_py < $< > $@
 $(BUILD)/frontend/driver.o: $(BUILD)/gen/driver_text.h
 $(BUILD)/frontend/driver.o: ALL_CFLAGS += -I$(BUILD)/gen
+
+# sbx-run-init (frontend/zygote/init/): a warm run's pid 1, which each
+# zygote spawns inside its tier's sandbox from the bytes sbx-run carries
+# (run_init_elf.S): static, for no library need be there, and hardened as a
+# release build even in the sanitizer build (a sanitizer runtime needs the
+# dynamic loader).
+RUN_INIT_SRCS := $(sort $(wildcard frontend/zygote/init/*.c))
+$(BUILD)/sbx-run-init: $(RUN_INIT_SRCS) frontend/zygote/init/run_init.h common/cleanup.h
+	@mkdir -p $(dir $@)
+	$(CC) $(RELEASE_CFLAGS) $(COMMON_CPPFLAGS) $(CFLAGS) -static-pie -s $(RELRO_LDFLAGS) -o $@ $(RUN_INIT_SRCS)
+$(BUILD)/frontend/run_init_elf.o: frontend/run_init_elf.S $(BUILD)/sbx-run-init
+	@mkdir -p $(dir $@)
+	$(CC) -c -DRUN_INIT_PATH='"$(BUILD)/sbx-run-init"' -o $@ $<
 
 all: $(BUILD)/sbx-run
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -27,9 +28,12 @@
 #include "warm.h"
 #include "zygote.h"
 
+/* frontend/run_init_elf.S */
+extern const unsigned char sbx_run_init_elf[], sbx_run_init_elf_end[];
+
 #define ZYGOTE_READY_MS     15000       /* interpreter start-up on a loaded host */
 #define ZYGOTE_LIFETIME_MS  (3600LL * 1000)
-#define ZYGOTE_NPROC_EXTRA  8           /* the zygote, A and B count too */
+#define ZYGOTE_NPROC_EXTRA  8           /* the zygote, B0, B1 and C count too */
 #define ZYGOTE_MEMORY_EXTRA (64LL << 20) /* room for a sample's RLIMIT_AS (docs/warm.md) */
 #define ZYGOTE_MARGIN_MS    5000        /* no run may end after its zygote */
 #define WARM_MAX_TRIES      2           /* zygotes lost under one run */
@@ -124,18 +128,34 @@ static char *init_json(void)
         return text;
 }
 
-/* The cold path's filter, through a pipe the zygote reads to EOF. */
+/* sbx-run-init (frontend/zygote/init/), which the zygote spawns as each
+ * run's B: a sealed memfd reaches inside every tier's sandbox, where no
+ * installed path need be. */
+static int run_init_memfd(void)
+{
+        size_t len = (size_t)(sbx_run_init_elf_end - sbx_run_init_elf);
+        auto_fd fd = memfd_create("sbx-run-init", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+
+        if (fd < 0 || sbx_write_all(fd, sbx_run_init_elf, len) < 0 ||
+            fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) < 0)
+                return -1;
+        return take_fd(&fd);
+}
+
+/* The cold path's filter, through a pipe the zygote reads to EOF, and
+ * the run init. */
 static int send_init(int ctl)
 {
         auto_free char *text = init_json();
+        auto_fd init = run_init_memfd();
         int bpf[2], rc;
 
-        if (!text || pipe2(bpf, O_CLOEXEC) < 0)
+        if (!text || init < 0 || pipe2(bpf, O_CLOEXEC) < 0)
                 return -1;
         rc = sbx_seccomp_write(bpf[1]);
         close(bpf[1]);
         if (rc == 0)
-                rc = send_msg(ctl, text, &bpf[0], 1);
+                rc = send_msg(ctl, text, (int[]){ bpf[0], init }, 2);
         close(bpf[0]);
         return rc;
 }

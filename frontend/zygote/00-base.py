@@ -24,7 +24,7 @@ with open('/proc/self/statm', 'rb') as _f:
     _BOOT_VM_PAGES = int(_f.read().split()[0])
 # Only what the zygote, B and C use: C forgets each of them per sample (and
 # socket.py would bring enum classes and selectors for nothing: _socket does).
-import os, json, _socket, select, ctypes, fcntl, struct, resource, array, errno, atexit, stat, time, gc, re
+import os, json, _socket, select, ctypes, struct, resource, array, errno, atexit, time, gc, re
 
 _libc = ctypes.CDLL(None, use_errno=True)
 _PAGE_BYTES = os.sysconf('SC_PAGESIZE')
@@ -44,6 +44,7 @@ MNT_DETACH, MOUNT_ATTR_RDONLY, AT_RECURSIVE = 2, 1, 0x8000
 PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_CAPBSET_DROP = 1, 4, 24
 PR_SET_NO_NEW_PRIVS, PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 38, 47, 4
 PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 22, 2
+WNOHANG = 1
 SIOCSIFFLAGS, IFF_UP, IFF_RUNNING = 0x8914, 0x1, 0x40
 # The new syscalls share one number on every architecture.
 SYS_MOUNT_SETATTR, SYS_CLOSE_RANGE = 442, 436
@@ -51,7 +52,6 @@ SYS_OPEN_TREE, SYS_MOVE_MOUNT = 428, 429
 OPEN_TREE_CLONE, OPEN_TREE_CLOEXEC, MOVE_MOUNT_F_EMPTY_PATH = 1, 0o2000000, 4
 SYS_CAPGET, SYS_CAPSET = {'x86_64': (125, 126), 'aarch64': (90, 91)}.get(os.uname().machine, (125, 126))
 SYS_PIDFD_OPEN = 434
-SYS_CLONE = {'x86_64': 56, 'aarch64': 220}.get(os.uname().machine, 56)
 LINUX_CAPABILITY_VERSION_3 = 0x20080522
 
 SETUP_EXIT = 127            # C died before the sample's code: B says why
@@ -71,9 +71,9 @@ LIMIT_KEYS = ('timeout_ms', 'cpu_s', 'memory', 'nproc', 'fsize', 'nofile', 'tmpf
 # SBX_ZYGOTE_TRACE=FILE in the zygote's environment: per-phase CLOCK_MONOTONIC stamps, the
 # process's cpu and its minor page faults so far (getrusage: copies on write show there), on a
 # shared page, which the zygote appends to FILE per run: {phase: [ms since just before the
-# clone of B, the stamping process's cpu ms, its minor faults]}.
-PHASES = ('z_clone b_start b_maps b_host_lo b_ipc b_setattr b_proc b_binds c_start c_signals c_setsid_fds '
-          'c_userns c_caps c_seccomp c_modules_env c_sample b_reaped z_status z_reaped').split()
+# spawn of B, the stamping process's cpu ms, its minor faults]}.
+PHASES = ('z_spawn z_ready c_start c_joined c_signals c_setsid_fds c_userns c_caps c_seccomp c_modules_env '
+          'c_sample z_c_reaped z_status z_reaped').split()
 _TRACE_FILE = os.environ.get('SBX_ZYGOTE_TRACE')
 if _TRACE_FILE:
     import mmap             # the trace's alone
@@ -87,13 +87,15 @@ def stamp(phase):
                          resource.getrusage(resource.RUSAGE_SELF).ru_minflt)
 
 
-def trace_report(ru):
-    """ru: B's wait4 rusage (B and C together), as "b_c": [cpu ms, minor faults]."""
+def trace_report(c_ru, b_ru):
+    """C's and B0's wait4 rusage (B0's: B1 and what it reaped), as "c" and
+    "b": [cpu ms, minor faults]."""
     if _TRACE is not None:
         t = struct.unpack_from('%dQ' % (3 * len(PHASES)), _TRACE)
         rec = {p: [(t[3 * i] - t[0]) / 1e6, t[3 * i + 1] / 1e6, t[3 * i + 2]] for i, p in enumerate(PHASES)}
-        if ru is not None:
-            rec['b_c'] = [(ru.ru_utime + ru.ru_stime) * 1e3, ru.ru_minflt]
+        for key, ru in (('c', c_ru), ('b', b_ru)):
+            if ru is not None:
+                rec[key] = [(ru.ru_utime + ru.ru_stime) * 1e3, ru.ru_minflt]
         os.write(_TRACE_FD, ('%s\n' % json.dumps(rec)).encode())
         _TRACE[:] = bytes(len(_TRACE))
 

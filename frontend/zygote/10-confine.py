@@ -1,5 +1,7 @@
 # sbx zygote, part 2 of 4 (joined after 00-base.py into one program, common/common.mk):
-# the namespaces, mounts and privileges of a run, as the helper makes them.
+# what the zygote works out for a run's root (sbx-run-init makes it,
+# frontend/zygote/init/), and the candidate's limits and privileges, as the
+# helper sets them.
 
 # ---- namespaces, mounts, privileges ---------------------------------------
 
@@ -27,55 +29,6 @@ def unmount_below_proc():
         check(_libc.umount2(mp.encode(), MNT_DETACH), 'unmount %s' % mp)
 
 
-def set_hostname():
-    """_socket's, not libc's through ctypes: B would look the symbol up and
-    make its function object again each run (the zygote never calls it)."""
-    try:
-        _socket.sethostname('sbx')
-    except OSError as e:
-        raise SetupError('sethostname: %s' % e.strerror)
-
-
-_IFREQ_LO_UP = struct.pack('16sH22x', b'lo', IFF_UP | IFF_RUNNING)
-
-
-def bring_up_lo():
-    s = _socket.socket(_socket.AF_INET, _socket.SOCK_DGRAM)
-    try:
-        fcntl.ioctl(s.fileno(), SIOCSIFFLAGS, _IFREQ_LO_UP)
-    except OSError as e:
-        raise SetupError('bring up loopback: %s' % e.strerror)
-    finally:
-        s.close()
-
-
-def limit_ipc_namespace(r):
-    """As limits_ipc_namespace: SysV shm at most --memory (tmpfs for none),
-    in few segments, few message queues. Written as root of B's own user
-    namespace, which owns the IPC namespace (else the kernel refuses)."""
-    size = r.tmpfs if r.memory is None else r.memory
-    for key, value in (('shmmax', size), ('shmall', size // _PAGE_BYTES), ('shmmni', SBX_SHMMNI), ('msgmni', SBX_MSGMNI)):
-        try:
-            write_file('/proc/sys/kernel/' + key, str(value))
-        except OSError as e:
-            raise SetupError('write /proc/sys/kernel/%s in the run\'s IPC namespace: %s' % (key, e.strerror))
-
-
-def bind(src, target, flags):
-    t = target.encode()
-    if _libc.mount(src.encode(), t, None, MS_BIND, None) == -1:
-        check(-1, 'bind %s' % target)
-    if _libc.mount(None, t, None, MS_REMOUNT | MS_BIND | flags, None) == -1:
-        check(-1, 'remount %s' % target)
-
-
-def mount_setattr_recursive_ro(path):
-    attr = struct.pack('QQQQ', MOUNT_ATTR_RDONLY, 0, 0, 0)
-    check(_libc.syscall(ctypes.c_long(SYS_MOUNT_SETATTR), ctypes.c_int(-100), path.encode(),
-                        ctypes.c_uint(AT_RECURSIVE), attr, ctypes.c_size_t(len(attr))),
-          'make %s read-only' % path)
-
-
 _BIND_POINTS = {}
 
 
@@ -99,42 +52,6 @@ def bind_points_below(dirs):
     return _BIND_POINTS[key]
 
 
-def copy_binds(points):
-    """In B: each bind point as a detached copy of its mount tree, to put
-    back at its own path on top (as the cold path binds them after its
-    /tmp): (path, is_dir, fd)."""
-    kept = []
-    for p in points:
-        fd = check(_libc.syscall(ctypes.c_long(SYS_OPEN_TREE), ctypes.c_int(-100), p.encode(),
-                                 ctypes.c_uint(OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE)),
-                   'copy the bind %s' % p)
-        kept.append((p, os.path.isdir(p), fd))
-    return kept
-
-
-def put_back(kept):
-    for path, is_dir, fd in kept:
-        os.makedirs(os.path.dirname(path), 0o755, exist_ok=True)
-        if is_dir:
-            os.makedirs(path, 0o755, exist_ok=True)
-        elif not os.path.exists(path):
-            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o444))
-        check(_libc.syscall(ctypes.c_long(SYS_MOVE_MOUNT), ctypes.c_int(fd), b'', ctypes.c_int(-100),
-                            path.encode(), ctypes.c_uint(MOVE_MOUNT_F_EMPTY_PATH)), 'bind %s again' % path)
-        os.close(fd)
-
-
-def add_proc():
-    flags = MS_NOSUID | MS_NODEV | MS_NOEXEC
-    if _libc.mount(b'proc', b'/proc', b'proc', flags, None) == -1:
-        # The tier's /proc read-only and locked so: a new one must be too.
-        mount('proc', '/proc', 'proc', flags | MS_RDONLY, what='mount a fresh /proc')
-    for name in PROC_READ_ONLY:
-        p = '/proc/' + name
-        if os.path.lexists(p):
-            bind(p, p, MS_RDONLY | flags)
-
-
 def run_homes(r):
     """The homes the run's tmpfs covers: the zygote's HOME and the run's,
     where clean and not under /tmp, /proc, /dev or /sys."""
@@ -147,70 +64,17 @@ def run_homes(r):
 
 
 def plan_root(r):
-    """In the zygote, before the clone: what of B's and C's set-up does not
-    depend on them (the homes, the binds below them, the environment's
-    changes, the run's HOME), so that neither works it out."""
+    """In the zygote, before B: what of B's and C's set-up does not depend
+    on them (the homes, the binds below them, the environment's changes,
+    the run's HOME), so that neither works it out."""
     r.home = dict(r.env).get('HOME')
     r.homes = run_homes(r)
+    r.tmp_homes = [h for h in dict.fromkeys((_ZYGOTE_HOME, r.home))
+                   if h and path_is_clean(h) and h.startswith('/tmp/')]
     r.env_changes = env_changes(r.env)
     r.bind_points = bind_points_below(['/tmp', '/dev/shm'] + r.homes)
     with open('/proc/self/statm', 'rb') as f:
         r.vm_extra = max(0, int(f.read().split()[0]) - _FRESH_VM_PAGES) * _PAGE_BYTES
-
-
-def build_root(r, uid, gid):
-    """B's mounts: everything inherited read-only, a fresh /proc, one tmpfs
-    of r.tmpfs bytes whose directories are /tmp, /dev/shm and the homes;
-    the workdir in it, its files copied in and bound read-only."""
-    # Whatever the zygote's sandbox left writable (its /tmp, home, a host's
-    # /var/tmp) is read-only here: nothing a sample writes outlives its run
-    # but in the run's own tmpfs.
-    mount_setattr_recursive_ro('/')
-    stamp('b_setattr')
-    add_proc()
-    stamp('b_proc')
-    homes = r.homes
-    kept = copy_binds(r.bind_points)
-    size = 'size=%d,nr_inodes=%d,mode=0755' % (r.tmpfs, r.tmpfs // INODE_BYTES + 64)
-    mount('tmpfs', '/tmp', 'tmpfs', MS_NOSUID | MS_NODEV, size, what='mount the run\'s tmpfs on /tmp')
-    scratch = '/tmp/' + SCRATCH
-    os.mkdir(scratch, 0o700)
-    for name, mode in (('tmp', 0o1777), ('shm', 0o1777), ('home', 0o700)):
-        os.mkdir(scratch + '/' + name, mode)
-    if os.path.isdir('/dev/shm') and not os.path.islink('/dev/shm'):
-        bind(scratch + '/shm', '/dev/shm', MS_NOSUID | MS_NODEV)
-    for h in homes:
-        if os.path.isdir(h) and not os.path.islink(h):
-            bind(scratch + '/home', h, MS_NOSUID | MS_NODEV)
-    bind(scratch + '/tmp', '/tmp', MS_NOSUID | MS_NODEV)
-    for h in (_ZYGOTE_HOME, r.home):
-        if h and path_is_clean(h) and h.startswith('/tmp/'):
-            os.makedirs(h, 0o700, exist_ok=True)
-    put_back(kept)
-    os.umask(0o022)
-    os.makedirs(r.cwd, 0o755, exist_ok=True)
-    os.chmod(r.cwd, 0o700)
-    stamp('b_binds')
-    for name, src in zip(r.files, r.file_fds):
-        copy_in(src, r.cwd + '/' + name)
-        bind(r.cwd + '/' + name, r.cwd + '/' + name, MS_RDONLY | MS_NOSUID | MS_NODEV)
-
-
-def copy_in(src, path):
-    if not stat.S_ISREG(os.fstat(src).st_mode):
-        raise SetupError('%s: not a regular file' % path)
-    out = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
-    try:
-        offset = 0
-        while True:
-            n = os.sendfile(out, src, offset, 1 << 30)
-            if n == 0:
-                break
-            offset += n
-    except OSError as e:
-        raise SetupError('copy %s into the workdir: %s' % (path, e.strerror))
-    finally:
-        os.close(out)
 
 
 _CAPSET_NONE = (struct.pack('Ii', LINUX_CAPABILITY_VERSION_3, 0), bytes(24))
@@ -293,12 +157,9 @@ def install_seccomp():
 
 def signals_to_reset(table):
     """In the zygote, once its own dispositions are set (it changes none
-    after): the signals whose disposition a process forked from it must
-    change to reach table's (missing: SIG_DFL), given that B has first
-    reset them all to SIG_DFL; the rest already match."""
-    if not table:
-        return [s for s in range(1, _signal.NSIG) if _get_signal(s) is not _signal.SIG_DFL]
-    return [s for s, h in table.items() if h is not None and h is not _signal.SIG_DFL]
+    after): the signals whose disposition C, forked from it, must change to
+    reach table's (a fresh interpreter's); the rest already match."""
+    return [s for s, h in table.items() if h is not None and _get_signal(s) is not h]
 
 
 def _get_signal(sig):
@@ -320,12 +181,3 @@ def reset_signals(table, sigs):
         except (OSError, ValueError, TypeError):
             pass
     _signal.pthread_sigmask(_signal.SIG_SETMASK, [])
-
-
-def exit_if_orphaned(life_r):
-    """Dies with its parent; a hung-up pipe: the parent died before."""
-    prctl(PR_SET_PDEATHSIG, 9)
-    p = select.poll()
-    p.register(life_r, 0)
-    if p.poll(0):
-        os._exit(SETUP_EXIT)

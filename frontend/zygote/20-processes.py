@@ -14,158 +14,202 @@ def child(fn, *args):
         os._exit(code if isinstance(code, int) else SETUP_EXIT)
 
 
-# Why a raw clone(2) and not os.fork (docs/warm.md, "Who runs what"): B is
-# made straight into the run's namespaces (the flags: the user namespace
-# first, which then owns the others), so no intermediate process A. What a
-# raw clone skips, and why each is safe here:
-# - glibc's fork(): its atfork handlers and the child's lock resets (malloc
-#   arenas, stdio list, dl_load_lock), the child's cached tid in its
-#   struct pthread (CLONE_CHILD_SETTID), its robust-futex list, the
-#   fork generation of pthread_once. The zygote is single-threaded and is
-#   inside a ctypes call, so no lock is held when the address space is
-#   copied; B's stale cached tid is only ever compared with itself (B has no
-#   second thread; C is made by glibc's fork, which sets C's own), raise()
-#   and pthread_kill on oneself use gettid(2), getpid() is not cached
-#   (glibc >= 2.25); nothing of ours uses robust mutexes or pthread_once
-#   across the clone. A vDSO getrandom state is wiped by the kernel on any
-#   fork (VM_WIPEONFORK).
-# - CPython's PyOS_BeforeFork/AfterFork_Child: the import lock is not held
-#   (no import in flight), the GIL is held across the call by this very
-#   thread (PyDLL: never released, so B returns from the call owning it, with
-#   the same pthread_self()), no other thread state to delete, no
-#   os.register_at_fork callbacks run in B (threading's and random's: B makes
-#   no thread and draws no random number; C is made with os.fork, which runs
-#   them, and C reseeds random itself). The signal trip flags are not
-#   cleared: the zygote has no Python-level signal handler (SIGCHLD and
-#   SIGINT are SIG_DFL, SIGPIPE ignored), so none can be pending for B to run.
-# - The stack: 0, so B goes on on a copy of the zygote's, as after fork.
-# - Buffered Python output: the zygote writes only with os.write.
-# The zygote stays the only process that returns into serve(): child() ends
-# B with os._exit.
-_PYLIBC = ctypes.PyDLL(None, use_errno=True)
-_PYLIBC.syscall.restype = ctypes.c_long
-SIGCHLD = 17
-RUN_CLONE_FLAGS = (CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWNET | CLONE_NEWPID |
-                   SIGCHLD)
+# B is sbx-run-init (frontend/zygote/init/), a static program of sbx's own
+# that sbx-run hands the zygote in the init message: spawned (vfork and
+# exec: no copy of the zygote's page tables, no copy-on-write of its heap),
+# it makes the run's namespaces and root as B0 and forks B1, the run's pid
+# 1. C is forked by the zygote itself into B1's pid namespace (the
+# zygote's pid_for_children, set and reset around the fork) and joins B0's
+# other namespaces with setns: docs/warm.md, "Who runs what".
+RUN_JOIN_FLAGS = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWNET
+_libc.setns.argtypes = [ctypes.c_int, ctypes.c_int]
 
 
-# clone(flags, stack 0, parent_tid, child_tid, tls), made once.
-_CLONE_ARGS = (ctypes.c_long(SYS_CLONE), ctypes.c_ulong(RUN_CLONE_FLAGS)) + tuple(ctypes.c_ulong(0) for _ in range(4))
+class RunProcs:
+    """The processes and fds of one run, in the zygote."""
 
-
-def clone_run():
-    """0 in B, B's pid in the zygote."""
-    return check(_PYLIBC.syscall(*_CLONE_ARGS), "clone the run's namespaces")
+    def __init__(self):
+        self.b0 = self.b0_fd = self.c = self.c_fd = -1
+        self.info_r = self.info_w = self.end_r = self.end_w = -1
+        self.data = b''
+        self.c_status = self.c_ru = self.b0_ru = None
+        self.timed_out = False
 
 
 def run_sample(r):
     """In the zygote, one run at a time (sbx-run sends the next only when this
-    one's pipes are closed): clones B, enforces the wall clock, writes the
-    status line when B says C has ended, then reaps B (its exit and the
-    namespaces' teardown off sbx-run's path); every fd of the run closed
-    on return."""
+    one's pipes are closed): spawns B, forks C once B says the run is ready,
+    enforces the wall clock, reaps C, hangs up on B1 (which then kills and
+    reaps the rest and says what they cost), writes the status line, then
+    reaps B0 (the namespaces' teardown off sbx-run's path); every fd of the
+    run closed on return."""
     start = _monotonic()
+    deadline = start + r.timeout_ms / 1000.0
     o = {'status': 'setup-error', 'exit_code': 0, 'signal': 0, 'wall_s': 0.0, 'cpu_s': 0.0,
          'max_rss_kb': 0, 'nproc_mode': 'none', 'message': ''}
-    pid, info_r, life_w = start_b(r, o)
-    data, timed_out, pidfd, ru = b'', False, -1, None
-    if pid > 0:
-        pidfd = os.pidfd_open(pid)
-        data, timed_out = wait_for_c(pidfd, info_r, start + r.timeout_ms / 1000.0)
-        if timed_out or not b_said_ended(data):
-            ru = reap_b(pid, pidfd)     # its rusage is the run's
-            o['cpu_s'], o['max_rss_kb'] = ru.ru_utime + ru.ru_stime, ru.ru_maxrss
+    p = RunProcs()
+    timed_out = False
+    reap_strays()
+    try:
+        if _SETUP_ERROR is not None:
+            raise SetupError(_SETUP_ERROR)
+        plan_root(r)
+        spawn_init(r, p)
+        timed_out = wait_lines(p, p.b0_fd, deadline, (b'R', b'E'))
+        if not timed_out and has_line(p.data, (b'R',)):
+            fork_candidate(r, p)
+            timed_out = wait_lines(p, p.c_fd, deadline, ())
+    except SetupError as e:
+        o['message'] = str(e)
+    except OSError as e:
+        o['message'] = 'set up the run: %s' % e
+    close_fds(r.stdout_w, r.stderr_w, *r.file_fds, p.info_w, p.end_r)
+    end_run(p, deadline, timed_out)
     o['wall_s'] = _monotonic() - start
-    data += read_to_eof(info_r) if ru is not None or pid < 0 else b''
-    wait_status, setup_msg, usage = read_b_lines(data, o)
-    if ru is None and usage is not None:
-        o['cpu_s'], o['max_rss_kb'] = usage
-    if pid < 0:
+    setup_msg = read_lines(p, o)
+    if setup_msg is None and o['message']:
         setup_msg = o['message']
-    classify(r, timed_out, o, wait_status, setup_msg)
+    classify(r, p.timed_out, o, p.c_status, setup_msg)
     try:
         os.write(r.status_w, status_line(o).encode())
     except OSError as e:
         diag('run %d: writing the status: %s' % (r.id, e))
     os.close(r.status_w)
     stamp('z_status')
-    if pid > 0 and ru is None:
-        ru = reap_b(pid, pidfd)
-    for fd in (life_w, info_r):
+    if p.b0 > 0 and p.b0_ru is None:
+        p.b0_ru = reap(p.b0, p.b0_fd)
+    close_fds(p.info_r, p.b0_fd, p.c_fd)
+    trace_report(p.c_ru, p.b0_ru)
+
+
+def reap_strays():
+    """A B1 whose B0 was killed (end_run) ends as the zygote's child: the
+    zygote is pid 1 of its own pid namespace (own_pid_namespace)."""
+    while _libc.waitpid(-1, None, WNOHANG) > 0:
+        pass
+
+
+def close_fds(*fds):
+    for fd in fds:
         if fd >= 0:
             os.close(fd)
-    trace_report(ru)
 
 
-def start_b(r, o):
-    """Clones B: (its pid or -1 with o's message set, info_r, life_w); the
-    fds of the run that are B's alone closed here."""
-    info_r = info_w = life_r = life_w = -1
-    pid = -1
+def init_argv(r, info_w, end_r):
+    """sbx-run-init's request (frontend/zygote/init/request.c)."""
+    argv = ['sbx-run-init', str(info_w), str(_ZYGOTE_PID), str(end_r), str(_BPF_FD), str(_UID), str(_GID),
+            str(r.tmpfs if r.memory is None else r.memory), str(r.tmpfs), r.cwd]
+    for opt, values in (('-h', r.homes), ('-t', r.tmp_homes), ('-b', r.bind_points)):
+        for v in values:
+            argv += [opt, v]
+    for name, fd in zip(r.files, r.file_fds):
+        argv += ['-f', str(fd), name]
+    return argv
+
+
+def spawn_init(r, p):
+    """B0, with the fds of its request (posix_spawn's dup2 of an fd onto
+    itself clears its close-on-exec) and an empty environment."""
+    p.info_r, p.info_w = os.pipe2(os.O_CLOEXEC)
+    p.end_r, p.end_w = os.pipe2(os.O_CLOEXEC)
+    keep = (p.info_w, p.end_r, _BPF_FD, *r.file_fds)
+    # What the zygote made since the last run, out of the collector's
+    # reach too: a collection in C would write (copy) each page.
+    gc.freeze()
+    stamp('z_spawn')
+    p.b0 = os.posix_spawn(_INIT_PATH, init_argv(r, p.info_w, p.end_r), {},
+                          file_actions=[(os.POSIX_SPAWN_DUP2, fd, fd) for fd in keep])
+    p.b0_fd = os.pidfd_open(p.b0)
+    close_fds(p.end_r, *r.file_fds)
+    p.end_r, r.file_fds = -1, []
+
+
+def fork_candidate(r, p):
+    """C, forked into the run's pid namespace: B0's pid_for_children, which
+    the zygote takes for this one fork (a process of its own pid namespace
+    may open it) and gives back."""
+    stamp('z_ready')
+    ns = os.open('/proc/%d/ns/pid_for_children' % p.b0, os.O_RDONLY | os.O_CLOEXEC)
     try:
-        if _SETUP_ERROR is not None:
-            raise SetupError(_SETUP_ERROR)
-        plan_root(r)
-        info_r, info_w = os.pipe2(os.O_CLOEXEC)
-        life_r, life_w = os.pipe2(os.O_CLOEXEC)
-        # What the zygote made since the last run, out of the collector's
-        # reach too: a collection in B or C would write (copy) each page.
-        gc.freeze()
-        stamp('z_clone')
-        pid = clone_run()
-        if pid == 0:
-            os.close(info_r)
-            os.close(life_w)
-            child(b_main, r, info_w, life_r)
-    except SetupError as e:
-        o['message'] = str(e)
-    except OSError as e:
-        o['message'] = 'set up the run: %s' % e
-    for fd in (r.stdout_w, r.stderr_w, *r.file_fds, info_w, life_r):
-        if fd >= 0:
-            os.close(fd)
-    return pid, info_r, life_w
+        check(_libc.setns(ns, CLONE_NEWPID), 'enter the run\'s pid namespace')
+    finally:
+        os.close(ns)
+    try:
+        p.c = os.fork()
+        if p.c == 0:
+            child(c_main, r, p)
+    finally:
+        if _libc.setns(_OWN_PID_NS, CLONE_NEWPID) == -1:
+            # Every later fork would go into a dead namespace: sbx-run starts another zygote.
+            diag('leave the run\'s pid namespace: %s' % os.strerror(ctypes.get_errno()))
+            os._exit(1)
+    p.c_fd = os.pidfd_open(p.c)
+    os.close(p.info_w)
+    p.info_w = -1
 
 
-def report_setup_error(info_w, e, prefix=''):
-    """An E line: the run is a setup-error (sbx-run runs it cold), whatever
-    went wrong before the sample's code; an unexpected exception is named,
-    as it is a bug of the zygote's, not the sample's verdict."""
-    what = str(e) if isinstance(e, (SetupError, OSError)) else '%s: %s' % (type(e).__name__, e)
-    os.write(info_w, ('E %s%s\n' % (prefix, what)).encode('utf-8', 'replace'))
+def has_line(data, kinds):
+    """A complete line of one of kinds (R, W, E) from B."""
+    return any(line[:1] in kinds for line in data.split(b'\n')[:-1])
 
 
-def b_said_ended(data):
-    """B's W line, its last, is in: C and every process of the run are reaped."""
-    return any(line.startswith(b'W ') for line in data.split(b'\n')[:-1])
-
-
-def wait_for_c(pidfd, info_r, deadline):
-    """Until B's W line, B's exit, or the wall clock (then B is killed, and
-    with it the run's pid namespace): (what B wrote, timed out)."""
-    p = select.poll()
-    p.register(pidfd, select.POLLIN)
-    p.register(info_r, select.POLLIN)
-    data = b''
+def wait_lines(p, pidfd, deadline, kinds):
+    """Until a line of one of kinds, the process behind pidfd ending, or
+    the wall clock: True for the last. Every line gathered in p.data."""
+    poller = select.poll()
+    poller.register(pidfd, select.POLLIN)
+    poller.register(p.info_r, select.POLLIN)
     while True:
         left = deadline - _monotonic()
         if left <= 0:
-            _signal.pidfd_send_signal(pidfd, 9)
-            return data, True
-        for fd, _ in p.poll(max(1, int(left * 1000 + 0.999))):
+            return True
+        for fd, _ in poller.poll(max(1, int(left * 1000 + 0.999))):
             if fd == pidfd:
-                return data, False
-            chunk = os.read(info_r, 65536)
+                return False
+            chunk = os.read(p.info_r, 65536)
             if not chunk:
-                p.unregister(info_r)    # B is exiting: its pidfd says when
-            data += chunk
-            if b_said_ended(data):
-                return data, False
+                poller.unregister(p.info_r)     # every writer gone: the pidfd says when
+            p.data += chunk
+            if kinds and has_line(p.data, kinds):
+                return False
 
 
-def reap_b(pid, pidfd):
+END_GRACE_S = 1.0       # for B1 to kill and reap what C left, past the wall clock
+
+
+def end_run(p, deadline, timed_out):
+    """C reaped first (B1 cannot end while a process of its pid namespace
+    is unreaped), then B1 told by the hang-up of end_w: it kills and reaps
+    the rest and writes its W line. Past the wall clock C is killed (B0, if
+    there is no C yet: B1 dies with it); a B1 that says nothing within the
+    grace is killed with B0, and every rusage then comes from wait4."""
+    p.timed_out = timed_out
+    if timed_out:
+        kill(p.c_fd if p.c > 0 else p.b0_fd)
+    if p.c > 0:
+        _, p.c_status, p.c_ru = os.wait4(p.c, 0)
+        stamp('z_c_reaped')
+    close_fds(p.end_w)
+    p.end_w = -1
+    if p.b0 < 0:
+        return
+    if p.c > 0 and wait_lines(p, p.b0_fd, max(deadline, _monotonic()) + END_GRACE_S, (b'W',)):
+        p.timed_out = True
+        kill(p.b0_fd)
+    if not has_line(p.data, (b'W',)):
+        p.b0_ru = reap(p.b0, p.b0_fd)
+        p.data += read_to_eof(p.info_r)
+
+
+def kill(pidfd):
+    try:
+        _signal.pidfd_send_signal(pidfd, 9)
+    except ProcessLookupError:
+        pass
+
+
+def reap(pid, pidfd):
     _, _, ru = os.wait4(pid, 0)
-    os.close(pidfd)
     stamp('z_reaped')
     return ru
 
@@ -180,111 +224,44 @@ def read_to_eof(fd):
     return data
 
 
-def read_b_lines(data, o):
-    """B's lines: E (a set-up error), U (nproc counted in C's user
-    namespace), W (C's wait status, the run's cpu seconds and peak RSS, as
-    B's wait4 rusage would give them): (wait status, set-up message,
-    (cpu, rss) or None)."""
-    wait_status, setup_msg, usage = None, None, None
-    for line in data.decode('utf-8', 'replace').splitlines():
+def read_lines(p, o):
+    """The lines of B and C: E (a set-up error), U (nproc counted in C's user
+    namespace), W (what the processes B1 reaped cost: cpu seconds, peak
+    RSS). The run's cpu and peak RSS: C's wait4 and the W line's, or, for a
+    run without its W line, B0's wait4 (B1 and all it reaped). The set-up
+    message, or None."""
+    setup_msg, orphans = None, None
+    for line in p.data.decode('utf-8', 'replace').splitlines():
         kind, _, rest = line.partition(' ')
         if kind == 'E' and setup_msg is None:
             setup_msg = rest
         elif kind == 'U':
             o['nproc_mode'] = 'userns'
         elif kind == 'W':
-            ws, cpu, rss = rest.split()
-            wait_status, usage = int(ws), (float(cpu), int(rss))
-    return wait_status, setup_msg, usage
+            cpu, rss = rest.split()
+            orphans = (float(cpu), int(rss))
+    if orphans is None and p.b0_ru is not None:
+        orphans = (p.b0_ru.ru_utime + p.b0_ru.ru_stime, p.b0_ru.ru_maxrss)
+    cpu, rss = orphans if orphans is not None else (0.0, 0)
+    if p.c_ru is not None:
+        cpu, rss = cpu + p.c_ru.ru_utime + p.c_ru.ru_stime, max(rss, p.c_ru.ru_maxrss)
+    o['cpu_s'], o['max_rss_kb'] = cpu, rss
+    return setup_msg
 
 
-def b_main(r, info_w, life_r):
-    """Pid 1 of the run, cloned into its namespaces: what makes them the
-    run's (maps, hostname, lo, IPC limits), the mounts, then C; reaps
-    everything, and when C ends kills what is left and tells the zygote C's
-    wait status."""
-    # Default dispositions: the kernel then drops every signal sent to pid 1
-    # from inside its namespace (no handler of ours a sample could trigger).
-    stamp('b_start')
-    reset_signals({}, _B_SIGNALS)
-    os.close(_CTL.detach())
-    os.close(r.status_w)
-    try:
-        # Dies with the zygote (its parent); a hung-up pipe: it died before.
-        exit_if_orphaned(life_r)
-        # The run's own user namespace, where B is root (the caller's uid
-        # outside): it owns every namespace of the run, so its root may set
-        # the IPC namespace's limits, and the zygote's creds do not matter.
-        map_self_to(0, 0, _UID, _GID)
-        prctl(PR_SET_DUMPABLE, 0)
-        stamp('b_maps')
-        set_hostname()
-        bring_up_lo()
-        stamp('b_host_lo')
-        limit_ipc_namespace(r)
-        stamp('b_ipc')
-        os.umask(0)
-        build_root(r, _UID, _GID)
-        cpid = os.fork()
-        if cpid == 0:
-            child(c_main, r, info_w)
-    except Exception as e:  # noqa: BLE001 (any failure here is the set-up's)
-        report_setup_error(info_w, e)
-        return SETUP_EXIT
-    for fd in (r.stdout_w, r.stderr_w, *r.file_fds, life_r):
-        os.close(fd)
-    # Out of the sample's reach, able to do no more than reap.
-    try:
-        caps_clear()
-        prctl(PR_SET_NO_NEW_PRIVS, 1)
-        install_seccomp()
-    except Exception as e:  # noqa: BLE001
-        report_setup_error(info_w, e, 'confine init: ')
-        kill_all()
-    status = reap_all(cpid)
-    if status is not None:
-        # What wait4 on B will say, less B's own exit: the zygote writes the
-        # status line from it without waiting for B and the namespaces to go.
-        me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpu = me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
-        os.write(info_w, ('W %d %.6f %d\n' % (status, cpu, max(me.ru_maxrss, kids.ru_maxrss))).encode())
-    return 0
-
-
-def reap_all(cpid):
-    """B's end: reaps every process of the run, the rest killed once C has
-    ended: C's wait status, or None. libc's waitpid: the last one's ECHILD
-    raises no OSError (see kill_all)."""
-    status, ref = None, ctypes.byref(_WAIT_STATUS)
-    while True:
-        pid = _libc.waitpid(-1, ref, 0)
-        if pid < 0:
-            if ctypes.get_errno() != errno.EINTR:
-                return status       # ECHILD: none left
-        elif pid == cpid:
-            stamp('b_reaped')
-            status = _WAIT_STATUS.value
-            kill_all()
-
-
-_WAIT_STATUS = ctypes.c_int()
-
-
-def kill_all():
-    """Every process of the run but B. libc's kill, not os.kill: when none
-    is left (the usual end) that raises, and an OSError's message costs B
-    the C library's gettext and error tables (written pages) per run."""
-    if _libc.kill(-1, 9) == -1 and ctypes.get_errno() != errno.ESRCH:
-        raise SetupError('kill the run: %s' % os.strerror(ctypes.get_errno()))
-
-
-def c_main(r, info_w):
-    """The candidate: everything a cold run's candidate gets, then the sample."""
+def c_main(r, p):
+    """The candidate: in the run's namespaces, everything a cold run's
+    candidate gets, then the sample."""
     stamp('c_start')
-    reset_signals(_BOOT_SIGNALS, _C_SIGNALS)
-    prctl(PR_SET_PDEATHSIG, 9)
-    stamp('c_signals')
+    info_w = p.info_w
     try:
+        # In the run's user namespace C is root (the caller's uid outside),
+        # as B0, until its own below.
+        check(_libc.setns(p.b0_fd, RUN_JOIN_FLAGS), 'join the run\'s namespaces')
+        stamp('c_joined')
+        reset_signals(_BOOT_SIGNALS, _C_SIGNALS)
+        prctl(PR_SET_PDEATHSIG, 9)
+        stamp('c_signals')
         os.setsid()
         null = os.open('/dev/null', os.O_RDONLY)
         os.dup2(null, 0)

@@ -65,19 +65,41 @@ def compile_trusted(sources):
     return compiled
 
 
+def memfd_with(name, data):
+    fd = os.memfd_create(name, os.MFD_CLOEXEC)
+    try:
+        if os.write(fd, data) != len(data):
+            raise ValueError('%s: short write' % name)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def init_program(fd):
+    """sbx-run-init, as sbx-run sent it: spawned through this path."""
+    st = os.fstat(fd)
+    if st.st_mode & 0o170000 != 0o100000 or st.st_size == 0:
+        raise ValueError('init: the run init is not a non-empty regular file')
+    return '/proc/self/fd/%d' % fd
+
+
 def handle(data, fds):
-    global _BPF, _BPF_PROG, _COMPILED
+    global _BPF, _BPF_PROG, _BPF_FD, _INIT_PATH, _COMPILED
     try:
         msg = json.loads(data.decode('utf-8'))
         if not isinstance(msg, dict):
             raise ValueError('not a JSON object')
         op = msg.get('op')
         if op == 'init':
-            if len(fds) != 1:
-                raise ValueError('init: want one fd, got %d' % len(fds))
+            if len(fds) != 2 or _BPF is not None:
+                raise ValueError('init: want one, with two fds (seccomp program, run init), got %d' % len(fds))
             compiled = compile_trusted(msg.get('sources', []))
-            _BPF = read_bpf(fds[0])
-            _BPF_PROG, _COMPILED = seccomp_program(_BPF), compiled
+            bpf = read_bpf(fds[0])
+            _INIT_PATH = init_program(fds[1])
+            _BPF_FD = memfd_with('sbx-seccomp', bpf)
+            _BPF, _BPF_PROG, _COMPILED = bpf, seccomp_program(bpf), compiled
+            fds.pop(1)                  # kept: B is spawned from it
             return
         if op != 'run':
             raise ValueError('unknown op %r' % (op,))
@@ -110,13 +132,44 @@ def serve():
             close_all(fds)
 
 
+def own_pid_namespace():
+    """Once, first: the zygote goes on as pid 1 of a pid namespace that its
+    own user namespace owns, so that it may enter it again after forking a
+    run's C into the run's (fork_candidate; the kernel lets a process enter
+    only a pid namespace whose owner it has CAP_SYS_ADMIN in, its tier's
+    own included). The process sbx-run started waits for it and ends as it
+    does; it dies with that one. Its pid as that process sees it."""
+    check(_libc.unshare(CLONE_NEWPID), 'unshare the pid namespace')
+    r, w = os.pipe2(os.O_CLOEXEC)
+    pid = os.fork()
+    if pid > 0:
+        os.write(w, str(pid).encode())
+        os.close(w)
+        os.closerange(0, 2)         # the control socket is the zygote's alone
+        while True:
+            try:
+                _, status = os.waitpid(pid, 0)
+                break
+            except InterruptedError:
+                continue
+        code = os.waitstatus_to_exitcode(status)
+        os._exit(code if code >= 0 else 128 - code)
+    os.close(w)
+    prctl(PR_SET_PDEATHSIG, 9)
+    outer = int(read_to_eof(r) or b'0')
+    os.close(r)
+    return outer
+
+
 def own_mount_namespace():
     """Once, in the zygote's user namespace, with its CAP_SYS_ADMIN: a mount
     namespace of its own where the tier's binds over /proc are not locked,
-    and unmounted, so that each run's copy (locked) has none."""
+    and unmounted, so that each run's copy (locked) has none; a fresh /proc
+    of the zygote's own pid namespace on top (the pids it spawns are its)."""
     check(_libc.unshare(CLONE_NEWNS), 'unshare the mount namespace')
     mount(None, '/', None, MS_REC | MS_PRIVATE, what='make / private')
     unmount_below_proc()
+    mount('proc', '/proc', 'proc', MS_NOSUID | MS_NODEV | MS_NOEXEC, what='mount the zygote\'s /proc')
 
 
 _STATM_PROBE = "import os; os.write(1, open('/proc/self/statm', 'rb').read())"
@@ -149,16 +202,23 @@ def fresh_vm_pages():
 
 
 def main():
-    global _CTL, _ZYGOTE_PID, _UID, _GID, _ZYGOTE_HOME, _MAIN_LOADER, _SETUP_ERROR, _B_SIGNALS, _C_SIGNALS
-    global _FRESH_VM_PAGES, _ZYGOTE_ENV, _FORGET
+    global _CTL, _ZYGOTE_PID, _UID, _GID, _ZYGOTE_HOME, _MAIN_LOADER, _SETUP_ERROR, _C_SIGNALS
+    global _FRESH_VM_PAGES, _ZYGOTE_ENV, _FORGET, _OWN_PID_NS
     prctl(PR_SET_DUMPABLE, 0)
-    _FRESH_VM_PAGES = fresh_vm_pages()
+    outer_pid = os.getpid()
     try:
+        outer_pid = own_pid_namespace()
+        _FRESH_VM_PAGES = fresh_vm_pages()
         own_mount_namespace()
     except (SetupError, OSError) as e:
         # Every run then a setup-error, as when a run's own set-up fails:
         # sbx-run runs the suite cold.
         _SETUP_ERROR = 'zygote set-up: %s' % e
+    # The tier's capabilities stay the zygote's own: none is ambient, so
+    # sbx-run-init, a uid other than 0 in the helper's and bwrap's tiers,
+    # starts with none (docs/helper-contract.md, --zygote).
+    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, what='clear the ambient capabilities')
+    _OWN_PID_NS = os.open('/proc/self/ns/pid', os.O_RDONLY | os.O_CLOEXEC)
     ctl = os.dup(0)             # close-on-exec, off fd 0
     null = os.open('/dev/null', os.O_RDONLY)
     os.dup2(null, 0)
@@ -168,13 +228,12 @@ def main():
     _ZYGOTE_HOME = os.environ.get('HOME')
     _MAIN_LOADER = getattr(sys.modules['__main__'], '__loader__', None)
     _signal.signal(_signal.SIGINT, _signal.SIG_DFL)
-    # No Python-level handler at all (B, a raw clone, must find none pending):
-    # the zygote waits for its one child itself.
+    # The zygote waits for its children itself.
     _signal.signal(_signal.SIGCHLD, _signal.SIG_DFL)
-    _B_SIGNALS, _C_SIGNALS = signals_to_reset({}), signals_to_reset(_BOOT_SIGNALS)
+    _C_SIGNALS = signals_to_reset(_BOOT_SIGNALS)
     _ZYGOTE_ENV = zygote_environment()
     _FORGET = (len(sys.modules), tuple(m for m in sys.modules if m not in _BOOT_MODULES))
-    _CTL.send(json.dumps({'ready': 1, 'pid': _ZYGOTE_PID}).encode())
+    _CTL.send(json.dumps({'ready': 1, 'pid': outer_pid}).encode())
     gc.collect()
     gc.freeze()     # out of the collector's reach: a child's collection would write (copy) them all
     serve()
@@ -183,6 +242,8 @@ def main():
 _monotonic = time.monotonic
 _BPF = None
 _BPF_PROG = None
+_BPF_FD = -1
+_INIT_PATH = None
 _COMPILED = {}
 _CTL = None
 _SETUP_ERROR = None

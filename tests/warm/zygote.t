@@ -25,6 +25,8 @@ bpf=$build/tests/warm/write-bpf
 zsrc=${SBX_ZYGOTE_PY:-$build/gen/zygote.py}     # frontend/zygote/, joined as the build embeds it
 [ -r "$zsrc" ] || make -s -C "$repo" BUILD="$build" "$zsrc" >&2 || { echo "1..1"; echo "not ok 1 - build $zsrc"; exit 1; }
 [ -x "$bpf" ] || make -s -C "$repo" BUILD="$build" "$bpf" >&2 || { echo "1..1"; echo "not ok 1 - build write-bpf"; exit 1; }
+init=$build/sbx-run-init
+[ -x "$init" ] || make -s -C "$repo" BUILD="$build" "$init" >&2 || { echo "1..1"; echo "not ok 1 - build sbx-run-init"; exit 1; }
 
 # What the test user runs, root-owned and world-readable, removed at exit.
 Z=$(mktemp -d /tmp/sbx-zygote-t.XXXXXX)
@@ -33,6 +35,7 @@ chmod 0755 "$Z"
 install -m 0644 "$zsrc" "$Z/zygote.py"
 install -m 0644 "$repo/tests/warm/zygote_client.py" "$repo/frontend/driver.py" "$Z/"
 install -m 0755 "$bpf" "$Z/write-bpf"
+install -m 0755 "$init" "$Z/sbx-run-init"
 install -m 0644 /dev/stdin "$Z/checks.py" <<'PY'
 # The checks: one zygote session of runs, TAP on stdout.
 import json, os, subprocess, sys, time

@@ -2,7 +2,9 @@
 """A stand-in for sbx-run's side of docs/warm.md: starts the zygote
 (frontend/zygote/, joined: build/gen/zygote.py) under a launcher (default: unshare -U
 --map-current-user --keep-caps --), sends it the init message with the
-seccomp program from write-bpf, then runs samples one at a time.
+seccomp program from write-bpf and the run init (build/sbx-run-init; by
+default the file sbx-run-init beside the zygote's source), then runs
+samples one at a time.
 
   zygote_client.py --zygote build/gen/zygote.py --bpf build/tests/warm/write-bpf < runs.jsonl
 
@@ -48,7 +50,7 @@ def drain(fds, deadline):
 
 
 class Zygote:
-    def __init__(self, source_path, bpf_tool, launcher, python):
+    def __init__(self, source_path, bpf_tool, launcher, python, init_path=None):
         self.ctl, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         source = open(source_path).read()
         devnull = os.open(os.devnull, os.O_WRONLY)
@@ -64,8 +66,10 @@ class Zygote:
         r, w = os.pipe()
         os.write(w, bpf)
         os.close(w)
-        send(self.ctl, {'op': 'init'}, [r])
+        init = os.open(init_path or os.path.join(os.path.dirname(source_path), 'sbx-run-init'), os.O_RDONLY)
+        send(self.ctl, {'op': 'init'}, [r, init])
         os.close(r)
+        os.close(init)
         self.tmp = tempfile.mkdtemp(prefix='zygote-client.')
         self.n = 0
 
@@ -122,8 +126,9 @@ def main():
     ap.add_argument('--bpf', required=True, help='the write-bpf tool')
     ap.add_argument('--launcher', default='unshare -U --map-current-user --keep-caps --')
     ap.add_argument('--python', default='/usr/bin/python3')
+    ap.add_argument('--init', help='build/sbx-run-init (default: beside --zygote)')
     a = ap.parse_args()
-    z = Zygote(a.zygote, a.bpf, a.launcher, a.python)
+    z = Zygote(a.zygote, a.bpf, a.launcher, a.python, a.init)
     print(json.dumps({'zygote_pid': z.pid}), flush=True)
     for line in sys.stdin:
         if line.strip():
