@@ -28,6 +28,8 @@
 #include "warm.h"
 #include "zygote.h"
 
+#define MEMFD_EXEC 0x0010U       /* MFD_EXEC, Linux 6.3 */
+
 /* frontend/run_init_elf.S */
 extern const unsigned char sbx_run_init_elf[], sbx_run_init_elf_end[];
 
@@ -134,7 +136,12 @@ static char *init_json(void)
 static int run_init_memfd(void)
 {
         size_t len = (size_t)(sbx_run_init_elf_end - sbx_run_init_elf);
-        auto_fd fd = memfd_create("sbx-run-init", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+        /* Executable by request where the kernel knows to ask (6.3: else
+         * vm.memfd_noexec may make it not); EINVAL before. */
+        auto_fd fd = memfd_create("sbx-run-init", MFD_CLOEXEC | MFD_ALLOW_SEALING | MEMFD_EXEC);
+
+        if (fd < 0 && errno == EINVAL)
+                fd = memfd_create("sbx-run-init", MFD_CLOEXEC | MFD_ALLOW_SEALING);
 
         if (fd < 0 || sbx_write_all(fd, sbx_run_init_elf, len) < 0 ||
             fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) < 0)

@@ -166,6 +166,11 @@ else
                 kill -0 "$bg" 2>/dev/null || break
                 sleep 0.1
         done
+        # The zygote proper is the child of the process the helper ran (it is
+        # pid 1 of a pid namespace of its own): its capabilities stay, none
+        # ambient, so sbx-run-init, which it execs per run, starts with none.
+        inner=$( [ -z "$zpid" ] || pgrep -P "$zpid" | head -n 1)
+        caps=$( [ -z "$inner" ] || awk '$1 == "CapEff:" || $1 == "CapAmb:" { printf "%s ", $2 }' "/proc/$inner/status")
         killed=no
         if [ -n "$zpid" ] && alive "$zpid" && kill -KILL "$zpid"; then
                 for _ in $(seq 1 50); do alive "$zpid" || { killed=yes; break; }; sleep 0.1; done
@@ -173,6 +178,13 @@ else
         done_before=$( (wc -l < "$K/results.jsonl") 2>/dev/null || echo 0)
         wait "$bg" || rc=$?
         is "a zygote (pid ${zpid:-none found}) was found mid-suite, SIGKILLed, and is gone" "$killed" yes
+        case $caps in
+        0000000000000000*|'') not_ok "the zygote (pid ${inner:-none}) keeps its capabilities, none of them ambient"
+                diag "CapEff CapAmb: '$caps'" ;;
+        *" 0000000000000000 ") ok "the zygote (pid $inner) keeps its capabilities, none of them ambient ($caps)" ;;
+        *) not_ok "the zygote (pid $inner) keeps its capabilities, none of them ambient"
+                diag "CapEff CapAmb: '$caps'" ;;
+        esac
         diag "killed after $done_before of 40 results; zygotes seen: $(zygote_pids | tr '\n' ' ')"
         is "the suite with its zygote killed runs to its end" "$rc" 0
         [ "$rc" -eq 0 ] || diag "$(head -c 400 "$K/err")"

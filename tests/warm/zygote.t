@@ -153,6 +153,35 @@ r = run('import os, signal; os.kill(os.getpid(), signal.SIGSEGV)')
 ok(r['st'] == 'signaled' and r['status']['signal'] == 11, 'a SIGSEGV gives "signaled" 11', r['status_raw'])
 r = run('import os, signal, time\nfor s in (9, 15, 2):\n try: os.kill(1, s)\n except OSError as e: print(e)\ntime.sleep(0.2); print("alive")')
 ok(r['st'] == 'exited' and r['stdout'].strip().endswith('alive') and r['status']['exit_code'] == 0, 'signals to the run\'s init (pid 1) do not end the run', r)
+# The zygote keeps the launcher's capabilities (--keep-caps: ambient), but
+# none ambient: sbx-run-init, exec'd by it as the caller's uid, gets none.
+try:
+    zst = dict(l.split(':', 1) for l in open('/proc/%d/status' % z.pid).read().splitlines() if ':' in l)
+except OSError as e:
+    zst = {'error': str(e)}
+ok(zst.get('CapAmb', '').strip() == '0' * 16 and zst.get('CapEff', '0').strip() not in ('', '0' * 16),
+   'the zygote (pid %d) keeps its capabilities, none of them ambient' % z.pid,
+   {k: zst.get(k) for k in ('CapEff', 'CapAmb', 'error')})
+# The run's init is sbx-run-init (B1): confined, non-dumpable, out of reach.
+probe1 = ('import json, os\nst = open("/proc/1/status").read()\nres = {}\n'
+          'for f in ("environ", "mem", "maps", "fd", "root"):\n'
+          ' try:\n  p = "/proc/1/" + f\n  (os.listdir(p) if f in ("fd", "root") else open(p, "rb").read(1))\n  res[f] = "open"\n'
+          ' except OSError as e:\n  res[f] = e.errno\n'
+          'res["caps"] = [l.split()[1] for l in st.splitlines() if l.startswith(("CapEff", "CapPrm", "CapBnd"))]\n'
+          'res["nnp"] = "NoNewPrivs:\\t1" in st\nres["seccomp"] = "Seccomp:\\t2" in st\n'
+          'res["name"] = open("/proc/1/comm").read().strip()\nprint(json.dumps(res))')
+r = run(probe1)
+st = out_json(r) or {}
+ok(st.get('name') == 'sbx-run-init' and all(isinstance(st.get(f), int) for f in ('environ', 'mem', 'maps', 'fd', 'root')),
+   'pid 1 is sbx-run-init, and its environ, mem, maps, fds and root are refused to the sample', st)
+ok(st.get('caps') == ['0' * 16] * 3 and st.get('nnp') is True and st.get('seccomp') is True,
+   'pid 1 holds no capability, has no_new_privs and the seccomp filter', st)
+r = run('import os, time\nfor _ in range(20000): os.kill(1, 17)\ntime.sleep(0.1); print("alive")')
+ok(r['st'] == 'exited' and r['stdout'].strip() == 'alive',
+   'a flood of SIGCHLD at pid 1 (the one signal it handles) only wakes it: the run ends as it should', r)
+r = run('import os, time\nif os.fork() == 0:\n time.sleep(60)\nprint("parent done")', limits=dict(LIM, timeout_ms=20000))
+ok(r['st'] == 'exited' and r['stdout'].strip() == 'parent done' and r['wall_s'] < 10,
+   'a child left running when the sample ends is killed with the run (it does not hold the run for its 60 s)', r)
 r = run('while True: pass', limits=dict(LIM, cpu_s=1, timeout_ms=10000))
 ok(r['st'] == 'cpu-limit', 'a CPU burner gets "cpu-limit" at RLIMIT_CPU', r['status_raw'])
 bomb = ('import os, time\nn = 0\ntry:\n while True:\n  if os.fork() == 0:\n   time.sleep(30); os._exit(0)\n  n += 1\n'

@@ -1,6 +1,6 @@
 /* B0's and B1's confinement once their set-up is done: every capability
  * dropped and checked (a failed drop must never go on: helper/privs.c),
- * no_new_privs, the cold path's seccomp filter. */
+ * no_new_privs; for B1, pid 1 of the run, the cold path's seccomp filter. */
 #include <errno.h>
 #include <linux/capability.h>
 #include <linux/filter.h>
@@ -73,11 +73,16 @@ static void install_seccomp(int bpf_fd)
                 init_die(errno, "seccomp filter");
 }
 
-void init_confine(int bpf_fd)
+void init_drop_privileges(void)
 {
         drop_caps();
         check_no_caps();
         if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
                 init_die(errno, "no_new_privs");
+}
+
+void init_confine(int bpf_fd)
+{
+        init_drop_privileges();
         install_seccomp(bpf_fd);
 }

@@ -107,7 +107,7 @@ static void die_with_parent(pid_t parent)
         if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
                 init_die(errno, "PR_SET_PDEATHSIG");
         if (parent && getppid() != parent)
-                _exit(INIT_SETUP_EXIT);
+                init_die(0, "its zygote (pid %d) is gone", (int)parent);
 }
 
 /* B1: pid 1 of the run. Non-dumpable first: the run's processes have its
@@ -127,8 +127,10 @@ static __attribute__((noreturn)) void run_init(const struct init_request *rq)
 }
 
 /* B0 after the fork: out of the run (not in its pid namespace: no sample
- * can name it), dumpable so that the zygote may open its namespaces, and
- * able to do no more than wait. */
+ * can name it, signal it or read its /proc), dumpable so that the zygote
+ * may open its namespaces, reading nothing from anyone, without a
+ * capability, able to do no more than wait. No seccomp filter: it would
+ * guard no input (and cost a compile of the filter per run). */
 static __attribute__((noreturn)) void wait_for_init(const struct init_request *rq, pid_t init)
 {
         int status;
@@ -136,8 +138,8 @@ static __attribute__((noreturn)) void wait_for_init(const struct init_request *r
         for (int i = 0; i < rq->nfiles; i++)
                 close(rq->files[i].fd);
         close(rq->end_fd);
-        init_confine(rq->bpf_fd);
         close(rq->bpf_fd);
+        init_drop_privileges();
         while (waitpid(init, &status, 0) < 0)
                 if (errno != EINTR)
                         init_die(errno, "wait for the run's init");
@@ -149,6 +151,8 @@ int main(int argc, char **argv)
         struct init_request rq = { .info_fd = -1 };
         pid_t init;
 
+        /* The name the run's ps and /proc/1/comm show, not the memfd's fd number. */
+        (void)prctl(PR_SET_NAME, "sbx-run-init");
         init_parse(argc, argv, &rq);
         close_other_fds(&rq);
         default_signals();

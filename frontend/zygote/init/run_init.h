@@ -59,6 +59,7 @@ void init_build_root(const struct init_request *rq);
 void init_mount_proc(void);
 
 /* confine.c */
+void init_drop_privileges(void);
 void init_confine(int bpf_fd);
 
 /* reap.c: B1's end. */
