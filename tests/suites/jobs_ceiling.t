@@ -17,7 +17,10 @@ import json, os, sys
 d, n = sys.argv[1], int(sys.argv[2])
 with open(os.path.join(d, "problems.jsonl"), "w") as f:
     f.write(json.dumps({"task_id": "quick/0", "check": "print('done')"}) + "\n")
-json.dump({"problems": "problems.jsonl", "timeout": 2, "template": "{completion}\n{check}\n"},
+# 30 s: 256 runs at once share 2 cores; a machine where a fork costs 3 x
+# more took over 2 s a sample, a timeout no bug made (a lost run waits out
+# the same 30 s and its backstop, and says "timed out").
+json.dump({"problems": "problems.jsonl", "timeout": 30, "template": "{completion}\n{check}\n"},
           open(os.path.join(d, "suite.json"), "w"))
 # even samples pass, odd ones fail, each with its own number in the message
 with open(os.path.join(d, "samples.jsonl"), "w") as f:
