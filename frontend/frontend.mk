@@ -44,9 +44,31 @@ RUN_INIT_SRCS := $(sort $(wildcard frontend/zygote/init/*.c))
 $(BUILD)/sbx-run-init: $(RUN_INIT_SRCS) frontend/zygote/init/run_init.h common/cleanup.h
 	@mkdir -p $(dir $@)
 	$(CC) $(RELEASE_CFLAGS) $(COMMON_CPPFLAGS) $(CFLAGS) -static-pie -s $(RELRO_LDFLAGS) -o $@ $(RUN_INIT_SRCS)
-$(BUILD)/frontend/run_init_elf.o: frontend/run_init_elf.S $(BUILD)/sbx-run-init
+# The warm candidate's confinement (frontend/zygote/candidate/): flat,
+# freestanding bytes the zygote maps and only C calls, so the build checks
+# what the format assumes: the entry at 0, no relocation, no undefined
+# symbol, nothing writable.
+CANDIDATE_CFLAGS := -O2 $(WARN_CFLAGS) -ffreestanding -nostdlib -fPIE -fvisibility=hidden \
+                    -fstack-protector-strong -fcf-protection -fno-asynchronous-unwind-tables \
+                    -fno-unwind-tables -fno-jump-tables
+# flat_code OUT.bin, SOURCE.c (tests/tests.mk builds its probe with it too)
+define flat_code
+	@mkdir -p $(dir $(1))
+	$(CC) $(CANDIDATE_CFLAGS) -c -o $(1:.bin=.o) $(2)
+	$(CC) -nostdlib -static -Wl,--no-dynamic-linker -Wl,-T,frontend/zygote/candidate/candidate.lds \
+		-Wl,--build-id=none -o $(1:.bin=.elf) $(1:.bin=.o)
+	test -z "$$(nm -u $(1:.bin=.elf))"
+	test "$$(nm $(1:.bin=.elf) | awk '$$3 == "candidate_confine" { print $$1 }')" = 0000000000000000
+	readelf -r $(1:.bin=.elf) | grep -q 'There are no relocations'
+	test -z "$$(size -A $(1:.bin=.elf) | awk '$$2 != 0 && $$1 !~ /^\.(text|rodata)$$/ && $$1 != "Total" && NR > 2')"
+	objcopy -O binary -j .text -j .rodata $(1:.bin=.elf) $(1)
+endef
+$(BUILD)/candidate.bin: frontend/zygote/candidate/candidate.c frontend/zygote/candidate/candidate.h \
+                        frontend/zygote/candidate/candidate.lds
+	$(call flat_code,$@,$<)
+$(BUILD)/frontend/run_init_elf.o: frontend/run_init_elf.S $(BUILD)/sbx-run-init $(BUILD)/candidate.bin
 	@mkdir -p $(dir $@)
-	$(CC) -c -DRUN_INIT_PATH='"$(BUILD)/sbx-run-init"' -o $@ $<
+	$(CC) -c -DRUN_INIT_PATH='"$(BUILD)/sbx-run-init"' -DCANDIDATE_PATH='"$(BUILD)/candidate.bin"' -o $@ $<
 
 all: $(BUILD)/sbx-run
 

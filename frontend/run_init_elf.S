@@ -1,6 +1,7 @@
-/* sbx-run-init, the warm runs' pid 1 (frontend/zygote/init/), as bytes in
- * sbx-run: warm.c hands them to each zygote in a sealed memfd, which
- * reaches inside every tier's sandbox where no installed path might. */
+/* sbx-run-init, the warm runs' pid 1 (frontend/zygote/init/), and the warm
+ * candidate's confinement (frontend/zygote/candidate/), as bytes in
+ * sbx-run: warm.c hands them to each zygote in sealed memfds, which reach
+ * inside every tier's sandbox where no installed path might. */
         .section .rodata
         .balign 16
         .globl sbx_run_init_elf
@@ -9,4 +10,11 @@ sbx_run_init_elf:
         .incbin RUN_INIT_PATH
         .globl sbx_run_init_elf_end
 sbx_run_init_elf_end:
+        .balign 16
+        .globl sbx_candidate_code
+        .type sbx_candidate_code, @object
+sbx_candidate_code:
+        .incbin CANDIDATE_PATH
+        .globl sbx_candidate_code_end
+sbx_candidate_code_end:
         .section .note.GNU-stack, "", @progbits

@@ -32,6 +32,7 @@
 
 /* frontend/run_init_elf.S */
 extern const unsigned char sbx_run_init_elf[], sbx_run_init_elf_end[];
+extern const unsigned char sbx_candidate_code[], sbx_candidate_code_end[];
 
 #define ZYGOTE_READY_MS     15000       /* interpreter start-up on a loaded host */
 #define ZYGOTE_LIFETIME_MS  (3600LL * 1000)
@@ -130,39 +131,40 @@ static char *init_json(void)
         return text;
 }
 
-/* sbx-run-init (frontend/zygote/init/), which the zygote spawns as each
- * run's B: a sealed memfd reaches inside every tier's sandbox, where no
- * installed path need be. */
-static int run_init_memfd(void)
+/* Bytes sbx-run carries (frontend/run_init_elf.S) in a sealed memfd,
+ * which reaches inside every tier's sandbox where no installed path need
+ * be: sbx-run-init (frontend/zygote/init/), which the zygote spawns as each
+ * run's B, and the candidate's confinement (frontend/zygote/candidate/),
+ * which it maps for C to call. */
+static int sealed_memfd(const char *name, const unsigned char *start, const unsigned char *end)
 {
-        size_t len = (size_t)(sbx_run_init_elf_end - sbx_run_init_elf);
         /* Executable by request where the kernel knows to ask (6.3: else
          * vm.memfd_noexec may make it not); EINVAL before. */
-        auto_fd fd = memfd_create("sbx-run-init", MFD_CLOEXEC | MFD_ALLOW_SEALING | MEMFD_EXEC);
+        auto_fd fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING | MEMFD_EXEC);
 
         if (fd < 0 && errno == EINVAL)
-                fd = memfd_create("sbx-run-init", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-
-        if (fd < 0 || sbx_write_all(fd, sbx_run_init_elf, len) < 0 ||
+                fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+        if (fd < 0 || sbx_write_all(fd, start, (size_t)(end - start)) < 0 ||
             fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) < 0)
                 return -1;
         return take_fd(&fd);
 }
 
-/* The cold path's filter, through a pipe the zygote reads to EOF, and
- * the run init. */
+/* The cold path's filter, through a pipe the zygote reads to EOF, the run
+ * init and the candidate's confinement. */
 static int send_init(int ctl)
 {
         auto_free char *text = init_json();
-        auto_fd init = run_init_memfd();
+        auto_fd init = sealed_memfd("sbx-run-init", sbx_run_init_elf, sbx_run_init_elf_end);
+        auto_fd candidate = sealed_memfd("sbx-candidate", sbx_candidate_code, sbx_candidate_code_end);
         int bpf[2], rc;
 
-        if (!text || init < 0 || pipe2(bpf, O_CLOEXEC) < 0)
+        if (!text || init < 0 || candidate < 0 || pipe2(bpf, O_CLOEXEC) < 0)
                 return -1;
         rc = sbx_seccomp_write(bpf[1]);
         close(bpf[1]);
         if (rc == 0)
-                rc = send_msg(ctl, text, (int[]){ bpf[0], init }, 2);
+                rc = send_msg(ctl, text, (int[]){ bpf[0], init, candidate }, 3);
         close(bpf[0]);
         return rc;
 }

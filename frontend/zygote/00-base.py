@@ -72,8 +72,8 @@ LIMIT_KEYS = ('timeout_ms', 'cpu_s', 'memory', 'nproc', 'fsize', 'nofile', 'tmpf
 # process's cpu and its minor page faults so far (getrusage: copies on write show there), on a
 # shared page, which the zygote appends to FILE per run: {phase: [ms since just before the
 # spawn of B, the stamping process's cpu ms, its minor faults]}.
-PHASES = ('z_spawn z_ready c_start c_joined c_signals c_setsid_fds c_userns c_caps c_seccomp c_modules_env '
-          'c_sample z_c_reaped z_status z_reaped').split()
+PHASES = ('z_spawn z_ready c_start c_signals c_confined c_modules_env c_sample z_c_reaped z_status '
+          'z_reaped').split()
 _TRACE_FILE = os.environ.get('SBX_ZYGOTE_TRACE')
 if _TRACE_FILE:
     import mmap             # the trace's alone

@@ -5,16 +5,6 @@
 
 # ---- namespaces, mounts, privileges ---------------------------------------
 
-def map_self_to(uid_inside, gid_inside, uid_outside, gid_outside):
-    """Just after unshare(CLONE_NEWUSER): the one mapping an unprivileged
-    process may write for itself. Dumpable meanwhile: else /proc/self is
-    root's and the maps cannot be opened."""
-    prctl(PR_SET_DUMPABLE, 1)
-    write_file('/proc/self/setgroups', 'deny')
-    write_file('/proc/self/uid_map', '%d %d 1' % (uid_inside, uid_outside))
-    write_file('/proc/self/gid_map', '%d %d 1' % (gid_inside, gid_outside))
-
-
 def unmount_below_proc():
     """The tier's read-only binds over /proc/sys and the like (bwrap makes
     them) would be locked in a user namespace of ours, and a locked bind
@@ -77,82 +67,84 @@ def plan_root(r):
         r.vm_extra = max(0, int(f.read().split()[0]) - _FRESH_VM_PAGES) * _PAGE_BYTES
 
 
+# What C drops first, before it calls the candidate's confinement: every
+# capability the zygote held (the code it calls next is sbx-run's, mapped
+# from bytes sbx-run sent: it must never run with the zygote's powers).
 _CAPSET_NONE = (struct.pack('Ii', LINUX_CAPABILITY_VERSION_3, 0), bytes(24))
-_CAPS_NONE = {'CapInh': 0, 'CapPrm': 0, 'CapEff': 0, 'CapBnd': 0, 'CapAmb': 0}
 
 
-def caps_clear():
-    """Every capability set emptied, then checked in the kernel's report of
-    all five sets (capget would report three of them again): a failed drop
-    must never run anything (helper/privs.c privs_clear_caps)."""
-    drop, cap = _libc.prctl, 0
-    while drop(PR_CAPBSET_DROP, cap, 0, 0, 0) == 0:
-        cap += 1
-    if ctypes.get_errno() != errno.EINVAL or cap == 0:
-        raise SetupError('cannot clear the bounding set: %s' % os.strerror(ctypes.get_errno()))
-    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, what='clear the ambient set')
-    check(_libc.syscall(ctypes.c_long(SYS_CAPSET), *_CAPSET_NONE), 'cannot drop capabilities')
-    if caps_in_status() != _CAPS_NONE:
-        raise SetupError('capabilities still present after dropping them')
-
-
-def caps_in_status():
-    """The five sets as the kernel reports them, in one read (a process's
-    /proc/self is the run's fresh /proc here), not a prctl per capability
-    and set."""
-    try:
-        fd = os.open('/proc/self/status', os.O_RDONLY | os.O_CLOEXEC)
-        try:
-            text = os.read(fd, 16384)       # one read: the kernel makes the file in one go
-        finally:
-            os.close(fd)
-    except OSError as e:
-        raise SetupError('read /proc/self/status to check the capabilities: %s' % e.strerror)
-    return {k.decode(): int(v, 16) for k, v in _CAP_LINE.findall(text)}
-
-
-_CAP_LINE = re.compile(rb'^(Cap[A-Z][a-z][a-z]):\s*([0-9a-f]+)$', re.M)     # compiled once, in the zygote
-
-
-def set_rlimit(res, soft, hard):
-    """Never above the hard limit in force: only ever lowered (limits_set)."""
+def bounded_rlimit(res, soft, hard):
+    """(soft, hard) as setrlimit would be asked in C, never above the hard
+    limit in force (the zygote's, which C inherits): only ever lowered
+    (limits_set)."""
     old_hard = resource.getrlimit(res)[1]
     inf = resource.RLIM_INFINITY
     h = hard if old_hard == inf or (hard != inf and hard < old_hard) else old_hard
     s = soft if h == inf or (soft != inf and soft < h) else h
-    resource.setrlimit(res, (s, h))
+    return res, s, h
 
 
-def apply_rlimits(r):
+def run_rlimits(r):
+    """The cold path's rlimits for the run, bounded in the zygote."""
     inf = resource.RLIM_INFINITY
-    set_rlimit(resource.RLIMIT_CPU, r.cpu_s, r.cpu_s + 1)       # SIGXCPU, SIGKILL a second later
     memory = inf if r.memory is None else r.memory + r.vm_extra
-    set_rlimit(resource.RLIMIT_AS, memory, memory)
-    set_rlimit(resource.RLIMIT_FSIZE, r.fsize, r.fsize)
-    set_rlimit(resource.RLIMIT_NOFILE, r.nofile, r.nofile)
-    set_rlimit(resource.RLIMIT_CORE, 0, 0)
-    set_rlimit(resource.RLIMIT_STACK, STACK_BYTES, STACK_BYTES)
-    set_rlimit(resource.RLIMIT_MEMLOCK, 0, 0)
-    set_rlimit(resource.RLIMIT_MSGQUEUE, 0, 0)
-    set_rlimit(resource.RLIMIT_SIGPENDING, SIGPENDING, SIGPENDING)
-    # Lowered to the run's cap in C's own user namespace (it counts there).
-    set_rlimit(resource.RLIMIT_NPROC, inf, inf)
+    return [bounded_rlimit(*lim) for lim in (
+        (resource.RLIMIT_CPU, r.cpu_s, r.cpu_s + 1),        # SIGXCPU, SIGKILL a second later
+        (resource.RLIMIT_AS, memory, memory),
+        (resource.RLIMIT_FSIZE, r.fsize, r.fsize),
+        (resource.RLIMIT_NOFILE, r.nofile, r.nofile),
+        (resource.RLIMIT_CORE, 0, 0),
+        (resource.RLIMIT_STACK, STACK_BYTES, STACK_BYTES),
+        (resource.RLIMIT_MEMLOCK, 0, 0),
+        (resource.RLIMIT_MSGQUEUE, 0, 0),
+        (resource.RLIMIT_SIGPENDING, SIGPENDING, SIGPENDING),
+        # Lowered to the run's cap in C's own user namespace (it counts there).
+        (resource.RLIMIT_NPROC, inf, inf))]
 
 
-class SockFprog(ctypes.Structure):
-    _fields_ = [('len', ctypes.c_ushort), ('filter', ctypes.c_void_p)]
+# struct candidate_params (frontend/zygote/candidate/candidate.h): keep in step.
+CANDIDATE_MAX_RLIMITS = 12
+CANDIDATE_FORMAT = '=6q4Qq%dq3q' % (3 * CANDIDATE_MAX_RLIMITS)     # RLIM_INFINITY is -1 here
+CANDIDATE_FAILED_AT = struct.calcsize(CANDIDATE_FORMAT) - 24
+CANDIDATE_STEPS = (None, "join the run's namespaces", 'PR_SET_PDEATHSIG', 'setsid', "the run's stdio",
+                   'close_range', "set the run's rlimits", "unshare the candidate's user namespace",
+                   "map the candidate's ids", 'RLIMIT_NPROC', 'cannot drop capabilities',
+                   'capabilities still present after dropping them', 'chdir to the workdir', 'no_new_privs',
+                   'seccomp filter', 'PR_SET_DUMPABLE')
 
 
-def seccomp_program(bpf):
-    """The filter as prctl takes it, built once at init (B and C only pass
-    its address): (the buffer, kept alive with it, and the sock_fprog)."""
-    buf = ctypes.create_string_buffer(bpf, len(bpf))
-    return buf, SockFprog(len(bpf) // 8, ctypes.addressof(buf))
+def candidate_params(r, p):
+    """In the zygote, before C's fork: the candidate's confinement's
+    parameters, a buffer C passes as is."""
+    r.cwd_buf = ctypes.create_string_buffer(r.cwd.encode())
+    lims = run_rlimits(r)
+    nproc = bounded_rlimit(resource.RLIMIT_NPROC, r.nproc, r.nproc)[1]
+    flat = [v for lim in lims for v in lim] + [0] * (3 * (CANDIDATE_MAX_RLIMITS - len(lims)))
+    return ctypes.create_string_buffer(struct.pack(
+        CANDIDATE_FORMAT, p.b0_fd, r.stdout_w, r.stderr_w, p.info_w, _UID, _GID, nproc,
+        ctypes.addressof(r.cwd_buf), ctypes.addressof(_BPF_PROG), len(_BPF) // 8, len(lims), *flat, 0, 0, -1))
 
 
-def install_seccomp():
-    check(_libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.addressof(_BPF_PROG[1]), 0, 0),
-          'seccomp filter')
+def candidate_failure(params):
+    """The confinement's failed step as a SetupError, and the fd its E line goes to."""
+    step, err, report_fd = struct.unpack_from('3q', params, CANDIDATE_FAILED_AT)
+    what = CANDIDATE_STEPS[step] if 0 < step < len(CANDIDATE_STEPS) else 'step %d' % step
+    return SetupError(what if err <= 0 else '%s: %s' % (what, os.strerror(err))), report_fd
+
+
+def map_candidate(fd):
+    """The confinement's bytes mapped read-only and executable, never run
+    here: C calls them (c_main). The zygote keeps the mapping."""
+    size = os.fstat(fd).st_size
+    if not 0 < size <= 1 << 20:
+        raise ValueError('init: the candidate\'s confinement is %d bytes' % size)
+    mmap_ = _libc.mmap
+    mmap_.restype, mmap_.argtypes = ctypes.c_void_p, [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int,
+                                                      ctypes.c_int, ctypes.c_long]
+    addr = mmap_(None, size, 1 | 4, 2, fd, 0)       # PROT_READ | PROT_EXEC, MAP_PRIVATE
+    if addr is None or addr == ctypes.c_void_p(-1).value:
+        raise ValueError('init: map the candidate\'s confinement: %s' % os.strerror(ctypes.get_errno()))
+    return ctypes.CFUNCTYPE(ctypes.c_long, ctypes.c_void_p, use_errno=True)(addr)
 
 
 def signals_to_reset(table):

@@ -48,7 +48,7 @@ def run_sample(r):
     o = {'status': 'setup-error', 'exit_code': 0, 'signal': 0, 'wall_s': 0.0, 'cpu_s': 0.0,
          'max_rss_kb': 0, 'nproc_mode': 'none', 'message': ''}
     p = RunProcs()
-    timed_out = False
+    timed_out = False       # at the wall clock before C ended (end_run may find it so after)
     reap_strays()
     try:
         if _SETUP_ERROR is not None:
@@ -134,10 +134,11 @@ def fork_candidate(r, p):
         check(_libc.setns(ns, CLONE_NEWPID), 'enter the run\'s pid namespace')
     finally:
         os.close(ns)
+    params = candidate_params(r, p)
     try:
         p.c = os.fork()
         if p.c == 0:
-            child(c_main, r, p)
+            child(c_main, r, p, params)
     finally:
         if _libc.setns(_OWN_PID_NS, CLONE_NEWPID) == -1:
             # Every later fork would go into a dead namespace: sbx-run starts another zygote.
@@ -203,7 +204,8 @@ def end_run(p, deadline, timed_out):
 
 def kill(pidfd):
     try:
-        _signal.pidfd_send_signal(pidfd, 9)
+        if pidfd >= 0:
+            _signal.pidfd_send_signal(pidfd, 9)
     except ProcessLookupError:
         pass
 
@@ -249,49 +251,23 @@ def read_lines(p, o):
     return setup_msg
 
 
-def c_main(r, p):
+def c_main(r, p, params):
     """The candidate: in the run's namespaces, everything a cold run's
-    candidate gets, then the sample."""
+    candidate gets (the candidate's confinement, frontend/zygote/candidate/,
+    in one call), then the sample."""
     stamp('c_start')
     info_w = p.info_w
     try:
-        # In the run's user namespace C is root (the caller's uid outside),
-        # as B0, until its own below.
-        check(_libc.setns(p.b0_fd, RUN_JOIN_FLAGS), 'join the run\'s namespaces')
-        stamp('c_joined')
+        # First: nothing of the zygote's powers past this line. The code
+        # called below is sbx-run's bytes (SECURITY.md, --zygote).
+        check(_libc.syscall(ctypes.c_long(SYS_CAPSET), *_CAPSET_NONE), 'drop the zygote\'s capabilities')
         reset_signals(_BOOT_SIGNALS, _C_SIGNALS)
-        prctl(PR_SET_PDEATHSIG, 9)
         stamp('c_signals')
-        os.setsid()
-        null = os.open('/dev/null', os.O_RDONLY)
-        os.dup2(null, 0)
-        os.dup2(r.stdout_w, 1)
-        os.dup2(r.stderr_w, 2)
-        # info_w at 3, every other fd closed (the zygote's objects keep no
-        # fd a sample's could be mistaken for: they are all detached).
-        os.dup2(info_w, 3, inheritable=False)
-        check(_libc.syscall(ctypes.c_long(SYS_CLOSE_RANGE), ctypes.c_uint(4), ctypes.c_uint(0xffffffff),
-                            ctypes.c_uint(0)), 'close_range')
+        if _CANDIDATE(params) != 0:
+            e, info_w = candidate_failure(params)
+            raise e
         info_w = 3
-        stamp('c_setsid_fds')
-        apply_rlimits(r)
-        # RLIMIT_NPROC counts per user namespace: in one of C's own, the cap
-        # is this run's alone, as a cold run's candidate (not the zygote's,
-        # B's too). C maps the caller's ids back to themselves.
-        check(_libc.unshare(CLONE_NEWUSER), 'unshare the candidate\'s user namespace')
-        map_self_to(_UID, _GID, 0, 0)
-        set_rlimit(resource.RLIMIT_NPROC, r.nproc, r.nproc)
-        os.write(info_w, b'U\n')
-        stamp('c_userns')
-        caps_clear()
-        stamp('c_caps')
-        os.chdir(r.cwd)
-        os.umask(0o022)
-        prctl(PR_SET_NO_NEW_PRIVS, 1)
-        install_seccomp()
-        # What exec would have given: a dumpable process (its own /proc/self).
-        prctl(PR_SET_DUMPABLE, 1)
-        stamp('c_seccomp')
+        stamp('c_confined')
     except Exception as e:  # noqa: BLE001 (no sample code has run yet)
         report_setup_error(info_w, e)
         return SETUP_EXIT

@@ -85,20 +85,22 @@ def init_program(fd):
 
 
 def handle(data, fds):
-    global _BPF, _BPF_PROG, _BPF_FD, _INIT_PATH, _COMPILED
+    global _BPF, _BPF_PROG, _BPF_FD, _INIT_PATH, _CANDIDATE, _COMPILED
     try:
         msg = json.loads(data.decode('utf-8'))
         if not isinstance(msg, dict):
             raise ValueError('not a JSON object')
         op = msg.get('op')
         if op == 'init':
-            if len(fds) != 2 or _BPF is not None:
-                raise ValueError('init: want one, with two fds (seccomp program, run init), got %d' % len(fds))
+            if len(fds) != 3 or _BPF is not None:
+                raise ValueError('init: want one, with three fds (seccomp program, run init, the candidate\'s '
+                                 'confinement), got %d' % len(fds))
             compiled = compile_trusted(msg.get('sources', []))
             bpf = read_bpf(fds[0])
             _INIT_PATH = init_program(fds[1])
+            _CANDIDATE = map_candidate(fds[2])
             _BPF_FD = memfd_with('sbx-seccomp', bpf)
-            _BPF, _BPF_PROG, _COMPILED = bpf, seccomp_program(bpf), compiled
+            _BPF, _BPF_PROG, _COMPILED = bpf, ctypes.create_string_buffer(bpf, len(bpf)), compiled
             fds.pop(1)                  # kept: B is spawned from it
             return
         if op != 'run':
@@ -244,6 +246,7 @@ _BPF = None
 _BPF_PROG = None
 _BPF_FD = -1
 _INIT_PATH = None
+_CANDIDATE = None
 _COMPILED = {}
 _CTL = None
 _SETUP_ERROR = None

@@ -27,6 +27,11 @@ zsrc=${SBX_ZYGOTE_PY:-$build/gen/zygote.py}     # frontend/zygote/, joined as th
 [ -x "$bpf" ] || make -s -C "$repo" BUILD="$build" "$bpf" >&2 || { echo "1..1"; echo "not ok 1 - build write-bpf"; exit 1; }
 init=$build/sbx-run-init
 [ -x "$init" ] || make -s -C "$repo" BUILD="$build" "$init" >&2 || { echo "1..1"; echo "not ok 1 - build sbx-run-init"; exit 1; }
+candidate=$build/candidate.bin
+probe=$build/tests/warm/candidate-probe.bin
+for f in "$candidate" "$probe"; do
+        [ -r "$f" ] || make -s -C "$repo" BUILD="$build" "$f" >&2 || { echo "1..1"; echo "not ok 1 - build $f"; exit 1; }
+done
 
 # What the test user runs, root-owned and world-readable, removed at exit.
 Z=$(mktemp -d /tmp/sbx-zygote-t.XXXXXX)
@@ -36,6 +41,8 @@ install -m 0644 "$zsrc" "$Z/zygote.py"
 install -m 0644 "$repo/tests/warm/zygote_client.py" "$repo/frontend/driver.py" "$Z/"
 install -m 0755 "$bpf" "$Z/write-bpf"
 install -m 0755 "$init" "$Z/sbx-run-init"
+install -m 0644 "$candidate" "$Z/candidate.bin"
+install -m 0644 "$probe" "$Z/candidate-probe.bin"
 install -m 0644 /dev/stdin "$Z/checks.py" <<'PY'
 # The checks: one zygote session of runs, TAP on stdout.
 import json, os, subprocess, sys, time
@@ -162,6 +169,17 @@ except OSError as e:
 ok(zst.get('CapAmb', '').strip() == '0' * 16 and zst.get('CapEff', '0').strip() not in ('', '0' * 16),
    'the zygote (pid %d) keeps its capabilities, none of them ambient' % z.pid,
    {k: zst.get(k) for k in ('CapEff', 'CapAmb', 'error')})
+# The candidate's confinement is sbx-run's bytes: C calls them with no
+# capability of the zygote's left (a probe in their place says what it has).
+zp = zc.Zygote(os.path.join(Z, 'zygote.py'), os.path.join(Z, 'write-bpf'),
+               'unshare -U --map-current-user --keep-caps --', '/usr/bin/python3',
+               candidate_path=os.path.join(Z, 'candidate-probe.bin'))
+r = zp.run({'code': 'print("the sample ran")'})
+zp.close()
+msg = (r['status'] or {}).get('message', '')
+ok((r['status'] or {}).get('status') == 'setup-error' and 'the sample ran' not in r['stdout'] and
+   msg.startswith('probe') and msg.count('=0000000000000000') == 2,
+   'the code sbx-run hands the zygote for C runs with no capability (CapPrm and CapEff empty)', r)
 # The run's init is sbx-run-init (B1): confined, non-dumpable, out of reach.
 probe1 = ('import json, os\nst = open("/proc/1/status").read()\nres = {}\n'
           'for f in ("environ", "mem", "maps", "fd", "root"):\n'

@@ -2,9 +2,9 @@
 """A stand-in for sbx-run's side of docs/warm.md: starts the zygote
 (frontend/zygote/, joined: build/gen/zygote.py) under a launcher (default: unshare -U
 --map-current-user --keep-caps --), sends it the init message with the
-seccomp program from write-bpf and the run init (build/sbx-run-init; by
-default the file sbx-run-init beside the zygote's source), then runs
-samples one at a time.
+seccomp program from write-bpf, the run init (build/sbx-run-init) and the
+candidate's confinement (build/candidate.bin; by default the files of
+those names beside the zygote's source), then runs samples one at a time.
 
   zygote_client.py --zygote build/gen/zygote.py --bpf build/tests/warm/write-bpf < runs.jsonl
 
@@ -50,7 +50,7 @@ def drain(fds, deadline):
 
 
 class Zygote:
-    def __init__(self, source_path, bpf_tool, launcher, python, init_path=None):
+    def __init__(self, source_path, bpf_tool, launcher, python, init_path=None, candidate_path=None):
         self.ctl, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         source = open(source_path).read()
         devnull = os.open(os.devnull, os.O_WRONLY)
@@ -66,10 +66,12 @@ class Zygote:
         r, w = os.pipe()
         os.write(w, bpf)
         os.close(w)
-        init = os.open(init_path or os.path.join(os.path.dirname(source_path), 'sbx-run-init'), os.O_RDONLY)
-        send(self.ctl, {'op': 'init'}, [r, init])
-        os.close(r)
-        os.close(init)
+        here = os.path.dirname(source_path)
+        init = os.open(init_path or os.path.join(here, 'sbx-run-init'), os.O_RDONLY)
+        candidate = os.open(candidate_path or os.path.join(here, 'candidate.bin'), os.O_RDONLY)
+        send(self.ctl, {'op': 'init'}, [r, init, candidate])
+        for fd in (r, init, candidate):
+            os.close(fd)
         self.tmp = tempfile.mkdtemp(prefix='zygote-client.')
         self.n = 0
 
@@ -127,8 +129,9 @@ def main():
     ap.add_argument('--launcher', default='unshare -U --map-current-user --keep-caps --')
     ap.add_argument('--python', default='/usr/bin/python3')
     ap.add_argument('--init', help='build/sbx-run-init (default: beside --zygote)')
+    ap.add_argument('--candidate', help='build/candidate.bin (default: beside --zygote)')
     a = ap.parse_args()
-    z = Zygote(a.zygote, a.bpf, a.launcher, a.python, a.init)
+    z = Zygote(a.zygote, a.bpf, a.launcher, a.python, a.init, a.candidate)
     print(json.dumps({'zygote_pid': z.pid}), flush=True)
     for line in sys.stdin:
         if line.strip():
