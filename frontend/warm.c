@@ -1,46 +1,36 @@
 /* Warm suites' zygote pool (docs/warm.md): start a zygote in the session's
- * tier, hand it the seccomp program once, send it one sample at a time with
- * the run's pipes, and replace it when it dies or nears its end of life. */
+ * tier, hand it what it needs once (warm_init.c), send it one sample at a
+ * time with the run's pipes, and replace it when it dies or nears its end
+ * of life. */
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "cleanup.h"
-#include "driver.h"
-#include "evalplus.h"
 #include "proc.h"
 #include "run_internal.h"
 #include "sandbox_impl.h"
-#include "seccomp_bpf.h"
 #include "trace.h"
 #include "util.h"
 #include "warm.h"
+#include "warm_init.h"
 #include "zygote.h"
 
-#define MEMFD_EXEC 0x0010U       /* MFD_EXEC, Linux 6.3 */
 
-/* frontend/run_init_elf.S */
-extern const unsigned char sbx_run_init_elf[], sbx_run_init_elf_end[];
-extern const unsigned char sbx_candidate_code[], sbx_candidate_code_end[];
-
-#define ZYGOTE_READY_MS     15000       /* interpreter start-up on a loaded host */
 #define ZYGOTE_LIFETIME_MS  (3600LL * 1000)
 #define ZYGOTE_NPROC_EXTRA  8           /* the zygote, B0, B1 and C count too */
 #define ZYGOTE_MEMORY_EXTRA (64LL << 20) /* room for a sample's RLIMIT_AS (docs/warm.md) */
 #define ZYGOTE_MARGIN_MS    5000        /* no run may end after its zygote */
 #define WARM_MAX_TRIES      2           /* zygotes lost under one run */
-#define MSG_MAX_FDS         16
 
 struct zygote {
         pid_t pid;              /* -1: the slot is free */
@@ -94,97 +84,6 @@ static void zygote_end(struct zygote *z)
                 ;
         z->pid = -1;
         z->busy = false;
-}
-
-static int send_msg(int fd, const char *text, const int *fds, size_t nfds)
-{
-        union { struct cmsghdr head; char buf[CMSG_SPACE(sizeof(int) * MSG_MAX_FDS)]; } ctl;
-        struct iovec iov = { .iov_base = (char *)text, .iov_len = strlen(text) };
-        struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
-
-        if (nfds > MSG_MAX_FDS)
-                return errno = E2BIG, -1;
-        if (nfds) {
-                memset(&ctl, 0, sizeof(ctl));
-                msg.msg_control = ctl.buf;
-                msg.msg_controllen = CMSG_SPACE(sizeof(int) * nfds);
-                ctl.head.cmsg_level = SOL_SOCKET;
-                ctl.head.cmsg_type = SCM_RIGHTS;
-                ctl.head.cmsg_len = CMSG_LEN(sizeof(int) * nfds);
-                memcpy(CMSG_DATA(&ctl.head), fds, sizeof(int) * nfds);
-        }
-        return sendmsg(fd, &msg, MSG_NOSIGNAL) == (ssize_t)iov.iov_len ? 0 : -1;
-}
-
-/* {"op":"init","sources":[...]}: sbx's own drivers, which the zygote
- * compiles once instead of each sample compiling its -c SOURCE again. */
-static char *init_json(void)
-{
-        const char *const sources[] = { driver_source, evalplus_driver_source };
-        cJSON *j = cJSON_CreateObject();
-        char *text = NULL;
-
-        if (j && cJSON_AddStringToObject(j, "op", "init") &&
-            cJSON_AddItemToObject(j, "sources", cJSON_CreateStringArray(sources, 2)))
-                text = cJSON_PrintUnformatted(j);
-        cJSON_Delete(j);
-        return text;
-}
-
-/* Bytes sbx-run carries (frontend/run_init_elf.S) in a sealed memfd,
- * which reaches inside every tier's sandbox where no installed path need
- * be: sbx-run-init (frontend/zygote/init/), which the zygote spawns as each
- * run's B, and the candidate's confinement (frontend/zygote/candidate/),
- * which it maps for C to call. */
-static int sealed_memfd(const char *name, const unsigned char *start, const unsigned char *end)
-{
-        /* Executable by request where the kernel knows to ask (6.3: else
-         * vm.memfd_noexec may make it not); EINVAL before. */
-        auto_fd fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING | MEMFD_EXEC);
-
-        if (fd < 0 && errno == EINVAL)
-                fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
-        if (fd < 0 || sbx_write_all(fd, start, (size_t)(end - start)) < 0 ||
-            fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) < 0)
-                return -1;
-        return take_fd(&fd);
-}
-
-/* The cold path's filter, through a pipe the zygote reads to EOF, the run
- * init and the candidate's confinement. */
-static int send_init(int ctl)
-{
-        auto_free char *text = init_json();
-        auto_fd init = sealed_memfd("sbx-run-init", sbx_run_init_elf, sbx_run_init_elf_end);
-        auto_fd candidate = sealed_memfd("sbx-candidate", sbx_candidate_code, sbx_candidate_code_end);
-        int bpf[2], rc;
-
-        if (!text || init < 0 || candidate < 0 || pipe2(bpf, O_CLOEXEC) < 0)
-                return -1;
-        rc = sbx_seccomp_write(bpf[1]);
-        close(bpf[1]);
-        if (rc == 0)
-                rc = send_msg(ctl, text, (int[]){ bpf[0], init, candidate }, 3);
-        close(bpf[0]);
-        return rc;
-}
-
-static bool wait_ready(int ctl)
-{
-        struct pollfd pfd = { .fd = ctl, .events = POLLIN };
-        char buf[256];
-        ssize_t n;
-
-        if (poll(&pfd, 1, ZYGOTE_READY_MS) != 1)
-                return false;
-        n = recv(ctl, buf, sizeof(buf) - 1, 0);
-        if (n <= 0)
-                return false;
-        buf[n] = '\0';
-        cJSON *j = cJSON_Parse(buf);
-        bool ready = json_get_num(j, "ready", 0) == 1;
-        cJSON_Delete(j);
-        return ready;
 }
 
 /* The helper's defaults are the samples' too (nproc, nofile), as in a cold
@@ -250,7 +149,7 @@ static int zygote_start(struct sandbox *sb, struct warm_pool *p, struct zygote *
         }
         *z = (struct zygote){ .pid = pid, .ctl = sv[0],
                               .expires_ms = sbx_now_ms() + zp.lifetime_ms - ZYGOTE_MARGIN_MS };
-        if (!wait_ready(sv[0]) || send_init(sv[0]) < 0) {
+        if (!warm_wait_ready(sv[0]) || warm_send_init(sv[0]) < 0) {
                 snprintf(why, whylen, "the zygote did not start in tier %s (its stderr says why)",
                          sb->tier->name);
                 zygote_end(z);
@@ -406,8 +305,8 @@ static bool not_warm(const struct sandbox *sb, const struct warm_pool *p, const 
         else if (!spec->private_workdir || strncmp(spec->workdir, "/tmp/", 5))
                 snprintf(why, len, "the workdir %s is not private or not under /tmp (TMPDIR?)",
                          spec->workdir);
-        else if (count_strs(spec->workdir_files) + 3 > MSG_MAX_FDS)
-                snprintf(why, len, "more than %d workdir files", MSG_MAX_FDS - 3);
+        else if (count_strs(spec->workdir_files) + 3 > WARM_MSG_MAX_FDS)
+                snprintf(why, len, "more than %d workdir files", WARM_MSG_MAX_FDS - 3);
         /* The admin's ceilings bind warm runs too: one above them runs
          * cold, where the helper refuses it as it refuses any. */
         else if ((p->max.timeout_s > 0 && (double)r->timeout_ms > p->max.timeout_s * 1000) ||
@@ -422,7 +321,7 @@ static bool not_warm(const struct sandbox *sb, const struct warm_pool *p, const 
 /* The run's pipes: read ends ours, write ends the zygote's (sent, closed). */
 static int send_run(struct zygote *z, const char *text, struct sbx_run *r, const struct run_spec *spec)
 {
-        int ends[3][2] = { { -1, -1 }, { -1, -1 }, { -1, -1 } }, fds[MSG_MAX_FDS];
+        int ends[3][2] = { { -1, -1 }, { -1, -1 }, { -1, -1 } }, fds[WARM_MSG_MAX_FDS];
         size_t nfds = 0;
         int rc = -1;
 
@@ -438,7 +337,7 @@ static int send_run(struct zygote *z, const char *text, struct sbx_run *r, const
                         goto out;
                 nfds++;
         }
-        rc = send_msg(z->ctl, text, fds, nfds);
+        rc = warm_send_msg(z->ctl, text, fds, nfds);
 out:
         for (size_t i = 3; i < nfds; i++)
                 close(fds[i]);

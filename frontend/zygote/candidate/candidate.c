@@ -18,6 +18,7 @@
 #include "candidate.h"
 
 #define AT_FDCWD_ (-100)
+#define EINVAL_ 22
 #define MAX_CAP 63
 #define RLIMIT_NPROC_ 6       /* the same on every Linux architecture */
 
@@ -93,7 +94,7 @@ static long write_file(const char *path, const char *text, unsigned long len)
                 return fd;
         ret = sys3(__NR_write, fd, text, len);
         sys1(__NR_close, fd);
-        return ret < 0 ? ret : ret == (long)len ? 0 : -5;       /* EIO: short */
+        return ret < 0 ? ret : ret == (long)len ? 0 : -5;       /* EIO: a short write */
 }
 
 /* "INSIDE OUTSIDE 1": the one mapping a process may write for itself. */
@@ -142,7 +143,7 @@ static long drop_caps(struct candidate_params *p)
 
         while ((r = sys5(__NR_prctl, PR_CAPBSET_DROP, cap, 0, 0, 0)) == 0)
                 cap++;
-        if (cap == 0)
+        if (r != -EINVAL_ || cap == 0)          /* EINVAL: past the kernel's last */
                 return fail(p, CANDIDATE_CAPS, r);
         STEP(p, CANDIDATE_CAPS, sys5(__NR_prctl, PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0));
         STEP(p, CANDIDATE_CAPS, sys2(__NR_capset, &head, data));
@@ -150,14 +151,14 @@ static long drop_caps(struct candidate_params *p)
         STEP(p, CANDIDATE_CAPS_CHECK, sys2(__NR_capget, &head, data));
         for (int i = 0; i < 2; i++)
                 if (data[i].effective || data[i].permitted || data[i].inheritable)
-                        return fail(p, CANDIDATE_CAPS_CHECK, -1);
+                        return fail(p, CANDIDATE_CAPS_CHECK, 0);
         for (cap = 0; cap <= MAX_CAP; cap++) {
                 long bounding = sys5(__NR_prctl, PR_CAPBSET_READ, cap, 0, 0, 0);
 
-                if (bounding == -22)    /* EINVAL: past the kernel's last */
+                if (bounding == -EINVAL_)
                         break;
                 if (bounding != 0 || sys5(__NR_prctl, PR_CAP_AMBIENT, PR_CAP_AMBIENT_IS_SET, cap, 0, 0) != 0)
-                        return fail(p, CANDIDATE_CAPS_CHECK, -1);
+                        return fail(p, CANDIDATE_CAPS_CHECK, 0);
         }
         return 0;
 }

@@ -1,0 +1,115 @@
+/* sbx-run's side of a zygote's start (docs/warm.md, "Messages"): what it
+ * is handed once, and the message sending warm.c shares. */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "driver.h"
+#include "evalplus.h"
+#include "seccomp_bpf.h"
+#include "util.h"
+#include "warm_init.h"
+
+#define ZYGOTE_READY_MS 15000           /* interpreter start-up on a loaded host */
+#define MEMFD_EXEC      0x0010U         /* MFD_EXEC, Linux 6.3 */
+
+/* frontend/run_init_elf.S */
+extern const unsigned char sbx_run_init_elf[], sbx_run_init_elf_end[];
+extern const unsigned char sbx_candidate_code[], sbx_candidate_code_end[];
+
+int warm_send_msg(int fd, const char *text, const int *fds, size_t nfds)
+{
+        union { struct cmsghdr head; char buf[CMSG_SPACE(sizeof(int) * WARM_MSG_MAX_FDS)]; } ctl;
+        struct iovec iov = { .iov_base = (char *)text, .iov_len = strlen(text) };
+        struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
+
+        if (nfds > WARM_MSG_MAX_FDS)
+                return errno = E2BIG, -1;
+        if (nfds) {
+                memset(&ctl, 0, sizeof(ctl));
+                msg.msg_control = ctl.buf;
+                msg.msg_controllen = CMSG_SPACE(sizeof(int) * nfds);
+                ctl.head.cmsg_level = SOL_SOCKET;
+                ctl.head.cmsg_type = SCM_RIGHTS;
+                ctl.head.cmsg_len = CMSG_LEN(sizeof(int) * nfds);
+                memcpy(CMSG_DATA(&ctl.head), fds, sizeof(int) * nfds);
+        }
+        return sendmsg(fd, &msg, MSG_NOSIGNAL) == (ssize_t)iov.iov_len ? 0 : -1;
+}
+
+/* {"op":"init","sources":[...]}: sbx's own drivers, which the zygote
+ * compiles once instead of each sample compiling its -c SOURCE again. */
+static char *init_json(void)
+{
+        const char *const sources[] = { driver_source, evalplus_driver_source };
+        cJSON *j = cJSON_CreateObject();
+        char *text = NULL;
+
+        if (j && cJSON_AddStringToObject(j, "op", "init") &&
+            cJSON_AddItemToObject(j, "sources", cJSON_CreateStringArray(sources, 2)))
+                text = cJSON_PrintUnformatted(j);
+        cJSON_Delete(j);
+        return text;
+}
+
+/* Bytes sbx-run carries (frontend/run_init_elf.S) in a sealed memfd,
+ * which reaches inside every tier's sandbox where no installed path need
+ * be: sbx-run-init (frontend/zygote/init/), which the zygote spawns as each
+ * run's B, and the candidate's confinement (frontend/zygote/candidate/),
+ * which it maps for C to call. */
+static int sealed_memfd(const char *name, const unsigned char *start, const unsigned char *end)
+{
+        /* Executable by request where the kernel knows to ask (6.3: else
+         * vm.memfd_noexec may make it not); EINVAL before. */
+        auto_fd fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING | MEMFD_EXEC);
+
+        if (fd < 0 && errno == EINVAL)
+                fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+        if (fd < 0 || sbx_write_all(fd, start, (size_t)(end - start)) < 0 ||
+            fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) < 0)
+                return -1;
+        return take_fd(&fd);
+}
+
+/* The cold path's filter, through a pipe the zygote reads to EOF, the run
+ * init and the candidate's confinement. */
+int warm_send_init(int ctl)
+{
+        auto_free char *text = init_json();
+        auto_fd init = sealed_memfd("sbx-run-init", sbx_run_init_elf, sbx_run_init_elf_end);
+        auto_fd candidate = sealed_memfd("sbx-candidate", sbx_candidate_code, sbx_candidate_code_end);
+        int bpf[2], rc;
+
+        if (!text || init < 0 || candidate < 0 || pipe2(bpf, O_CLOEXEC) < 0)
+                return -1;
+        rc = sbx_seccomp_write(bpf[1]);
+        close(bpf[1]);
+        if (rc == 0)
+                rc = warm_send_msg(ctl, text, (int[]){ bpf[0], init, candidate }, 3);
+        close(bpf[0]);
+        return rc;
+}
+
+bool warm_wait_ready(int ctl)
+{
+        struct pollfd pfd = { .fd = ctl, .events = POLLIN };
+        char buf[256];
+        ssize_t n;
+
+        if (poll(&pfd, 1, ZYGOTE_READY_MS) != 1)
+                return false;
+        n = recv(ctl, buf, sizeof(buf) - 1, 0);
+        if (n <= 0)
+                return false;
+        buf[n] = '\0';
+        cJSON *j = cJSON_Parse(buf);
+        bool ready = json_get_num(j, "ready", 0) == 1;
+        cJSON_Delete(j);
+        return ready;
+}

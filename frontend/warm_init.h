@@ -1,0 +1,20 @@
+/* What sbx-run says to a new zygote (docs/warm.md, "Messages"): its
+ * ready message awaited, then the init message with the seccomp program,
+ * sbx-run-init and the candidate's confinement; and the sending of any
+ * message with its fds. Library-internal, warm.c's. */
+#ifndef SBX_WARM_INIT_H
+#define SBX_WARM_INIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define WARM_MSG_MAX_FDS 16
+
+/* One SOCK_SEQPACKET message and its fds (SCM_RIGHTS): 0, or -1 (errno). */
+int warm_send_msg(int fd, const char *text, const int *fds, size_t nfds);
+/* The init message: 0, or -1. */
+int warm_send_init(int ctl);
+/* The zygote's {"ready":1} within ZYGOTE_READY_MS. */
+bool warm_wait_ready(int ctl);
+
+#endif
