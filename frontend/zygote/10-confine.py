@@ -70,7 +70,8 @@ def plan_root(r):
 # What C drops first, before it calls the candidate's confinement: every
 # capability the zygote held (the code it calls next is sbx-run's, mapped
 # from bytes sbx-run sent: it must never run with the zygote's powers).
-_CAPSET_NONE = (struct.pack('Ii', LINUX_CAPABILITY_VERSION_3, 0), bytes(24))
+# The call's arguments made once, here.
+_CAPSET_NONE = (ctypes.c_long(SYS_CAPSET), struct.pack('Ii', LINUX_CAPABILITY_VERSION_3, 0), bytes(24))
 
 
 def bounded_rlimit(res, soft, hard):
@@ -149,9 +150,10 @@ def map_candidate(fd):
 
 def signals_to_reset(table):
     """In the zygote, once its own dispositions are set (it changes none
-    after): the signals whose disposition C, forked from it, must change to
-    reach table's (a fresh interpreter's); the rest already match."""
-    return [s for s, h in table.items() if h is not None and _get_signal(s) is not h]
+    after): (signal, handler) for each signal whose disposition C, forked
+    from it, must change to reach table's (a fresh interpreter's); the rest
+    already match."""
+    return tuple((s, h) for s, h in table.items() if h is not None and _get_signal(s) is not h)
 
 
 def _get_signal(sig):
@@ -163,13 +165,14 @@ def _get_signal(sig):
         return _signal.SIG_DFL
 
 
-def reset_signals(table, sigs):
-    for sig in sigs:
-        h = table.get(sig)
-        h = h if h is not None else _signal.SIG_DFL
+def reset_signals(changes, mask_is_empty):
+    """changes: (signal, handler) pairs made once in the zygote
+    (signals_to_reset); the mask emptied unless the zygote's already is
+    (C's is a copy): the fewer objects C touches, the fewer pages it copies."""
+    for sig, h in changes:
         try:
-            if _signal.getsignal(sig) is not h:     # Python's view is the kernel's: no syscall for the rest
-                _signal.signal(sig, h)
+            _signal.signal(sig, h)
         except (OSError, ValueError, TypeError):
             pass
-    _signal.pthread_sigmask(_signal.SIG_SETMASK, [])
+    if not mask_is_empty:
+        _signal.pthread_sigmask(_signal.SIG_SETMASK, [])

@@ -260,8 +260,8 @@ def c_main(r, p, params):
     try:
         # First: nothing of the zygote's powers past this line. The code
         # called below is sbx-run's bytes (SECURITY.md, --zygote).
-        check(_libc.syscall(ctypes.c_long(SYS_CAPSET), *_CAPSET_NONE), 'drop the zygote\'s capabilities')
-        reset_signals(_BOOT_SIGNALS, _C_SIGNALS)
+        check(_libc.syscall(*_CAPSET_NONE), 'drop the zygote\'s capabilities')
+        reset_signals(_C_SIGNALS, _MASK_IS_EMPTY)
         stamp('c_signals')
         if _CANDIDATE(params) != 0:
             e, info_w = candidate_failure(params)

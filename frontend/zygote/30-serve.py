@@ -204,7 +204,7 @@ def fresh_vm_pages():
 
 
 def main():
-    global _CTL, _ZYGOTE_PID, _UID, _GID, _ZYGOTE_HOME, _MAIN_LOADER, _SETUP_ERROR, _C_SIGNALS
+    global _CTL, _ZYGOTE_PID, _UID, _GID, _ZYGOTE_HOME, _MAIN_LOADER, _SETUP_ERROR, _C_SIGNALS, _MASK_IS_EMPTY
     global _FRESH_VM_PAGES, _ZYGOTE_ENV, _FORGET, _OWN_PID_NS
     prctl(PR_SET_DUMPABLE, 0)
     outer_pid = os.getpid()
@@ -233,6 +233,7 @@ def main():
     # The zygote waits for its children itself.
     _signal.signal(_signal.SIGCHLD, _signal.SIG_DFL)
     _C_SIGNALS = signals_to_reset(_BOOT_SIGNALS)
+    _MASK_IS_EMPTY = not _signal.pthread_sigmask(_signal.SIG_BLOCK, [])
     _ZYGOTE_ENV = zygote_environment()
     _FORGET = (len(sys.modules), tuple(m for m in sys.modules if m not in _BOOT_MODULES))
     _CTL.send(json.dumps({'ready': 1, 'pid': outer_pid}).encode())
