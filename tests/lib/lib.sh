@@ -33,6 +33,16 @@ check() { local d=$1; shift; if "$@"; then ok "$d"; else not_ok "$d"; fi; }
 check_fails() { local d=$1; shift; if "$@"; then not_ok "$d"; else ok "$d"; fi; }
 done_testing() { echo "1..$_tap_n"; [ "$_tap_failed" -eq 0 ]; exit $?; }
 
+# users_outside_run_integration REPO: a test that also runs by hand (it
+# needs no installed helper): there, as root, the test users are made
+# (tests/lib/setup-root.sh); not as root, it is skipped, saying why.
+users_outside_run_integration() {
+        [ -z "${SBX_TEST_ROOT:-}" ] || return 0
+        [ "$(id -u)" -eq 0 ] || skip_all "needs root (to make the test user) or tests/run-integration.sh"
+        . "$1/tests/lib/setup-root.sh"
+        setup_users
+}
+
 # Every test script needs the prepared root; outside run-integration.sh
 # there is nothing to test against, and that is said, not hidden.
 require_test_root() {

@@ -6,11 +6,7 @@
 # root-owned copy.
 . "$(dirname "$0")/../lib/lib.sh"
 repo=${SBX_REPO:-$(cd "$(dirname "$0")/../.." && pwd)}
-if [ -z "${SBX_TEST_ROOT:-}" ]; then
-        [ "$(id -u)" -eq 0 ] || skip_all "needs root (to make the test user) or tests/run-integration.sh"
-        . "$repo/tests/lib/setup-root.sh"
-        setup_users
-fi
+users_outside_run_integration "$repo"
 build=${BUILD:-$repo/build}
 case $build in /*) ;; *) build=$repo/$build ;; esac
 init=$build/sbx-run-init

@@ -6,11 +6,7 @@
 # samples that look at what they got.
 . "$(dirname "$0")/../lib/lib.sh"
 repo=${SBX_REPO:-$(cd "$(dirname "$0")/../.." && pwd)}
-if [ -z "${SBX_TEST_ROOT:-}" ]; then
-        [ "$(id -u)" -eq 0 ] || skip_all "needs root (to make the test user) or tests/run-integration.sh"
-        . "$repo/tests/lib/setup-root.sh"
-        setup_users
-fi
+users_outside_run_integration "$repo"
 command -v unshare >/dev/null || skip_all "no unshare(1)"
 if ! unshare -U --map-current-user --keep-caps true 2>/dev/null; then
         why="unshare -U --map-current-user --keep-caps fails here (no unprivileged user namespaces?)"

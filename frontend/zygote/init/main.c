@@ -63,8 +63,8 @@ static int compare_ints(const void *a, const void *b)
         return *(const int *)a - *(const int *)b;
 }
 
-/* Every fd but the request's closed: the zygote passes only these, and
- * none of its own may reach the run. */
+/* Every fd but the request's closed, the zygote's stdio too: the zygote
+ * passes only these, and none of its own may reach the run. */
 static void close_other_fds(const struct init_request *rq)
 {
         int keep[3 + INIT_MAX_FILES] = { rq->info_fd, rq->end_fd, rq->bpf_fd };
