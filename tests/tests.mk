@@ -42,11 +42,17 @@ CANDIDATE_PROBE := $(BUILD)/tests/warm/candidate-probe.bin
 $(CANDIDATE_PROBE): tests/warm/candidate-probe.c frontend/zygote/candidate/candidate.h \
                     frontend/zygote/candidate/candidate.lds
 	$(call flat_code,$@,$<)
+# A stand-in for sbx-run-init that reports its capabilities (static, as
+# sbx-run-init: it is exec'd inside the zygote's sandbox).
+INIT_PROBE := $(BUILD)/tests/warm/init-probe
+$(INIT_PROBE): tests/warm/init-probe.c
+	@mkdir -p $(dir $@)
+	$(CC) $(RELEASE_CFLAGS) $(COMMON_CPPFLAGS) -static-pie $(RELRO_LDFLAGS) -o $@ $<
 $(WRITE_BPF): $(BUILD)/tests/warm/write-bpf.o $(COMMON_OBJS)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^
 
 .PHONY: unit unit-tests run-unit integration check check-full
-unit-tests: $(UNIT_BINS) $(TRY_SYSCALL) $(WRITE_BPF) $(CANDIDATE_PROBE)
+unit-tests: $(UNIT_BINS) $(TRY_SYSCALL) $(WRITE_BPF) $(CANDIDATE_PROBE) $(INIT_PROBE)
 
 # Runs every unit test program of $(BUILD); a missing cmocka fails the build
 # above, it is never skipped.
@@ -85,7 +91,7 @@ SERIAL_TESTS := tests/escape/bombs.t tests/escape/signals.t tests/escape/daemon.
                 tests/escape/warm.t tests/escape/warm_caller_limits.t
 PROVE_JOBS ?= 2
 
-integration: all $(TRY_SYSCALL) $(WRITE_BPF) $(CANDIDATE_PROBE)
+integration: all $(TRY_SYSCALL) $(WRITE_BPF) $(CANDIDATE_PROBE) $(INIT_PROBE)
 	+BUILD=$(BUILD) tests/run-integration.sh
 
 # Everything, in order: the normal tree, the ASan/UBSan tree, the unit tests
@@ -101,5 +107,5 @@ check: all unit-tests
 # The long tests (valgrind ran in `make check`). They need $SBX_TEST_DATA
 # (default ../shared/suites) for the data sbx does not ship, and skip,
 # saying so, without it.
-check-full: all $(TRY_SYSCALL) $(WRITE_BPF) $(CANDIDATE_PROBE)
+check-full: all $(TRY_SYSCALL) $(WRITE_BPF) $(CANDIDATE_PROBE) $(INIT_PROBE)
 	+BUILD=$(BUILD) TESTS="$(FULL_TESTS)" SBX_VALGRIND=0 PROVE_JOBS=1 tests/run-integration.sh

@@ -25,7 +25,8 @@ init=$build/sbx-run-init
 [ -x "$init" ] || make -s -C "$repo" BUILD="$build" "$init" >&2 || { echo "1..1"; echo "not ok 1 - build sbx-run-init"; exit 1; }
 candidate=$build/candidate.bin
 probe=$build/tests/warm/candidate-probe.bin
-for f in "$candidate" "$probe"; do
+init_probe=$build/tests/warm/init-probe
+for f in "$candidate" "$probe" "$init_probe"; do
         [ -r "$f" ] || make -s -C "$repo" BUILD="$build" "$f" >&2 || { echo "1..1"; echo "not ok 1 - build $f"; exit 1; }
 done
 
@@ -39,6 +40,7 @@ install -m 0755 "$bpf" "$Z/write-bpf"
 install -m 0755 "$init" "$Z/sbx-run-init"
 install -m 0644 "$candidate" "$Z/candidate.bin"
 install -m 0644 "$probe" "$Z/candidate-probe.bin"
+install -m 0755 "$init_probe" "$Z/init-probe"
 install -m 0644 /dev/stdin "$Z/checks.py" <<'PY'
 # The checks: one zygote session of runs, TAP on stdout.
 import json, os, subprocess, sys, time
@@ -46,6 +48,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 import zygote_client as zc
 
 Z = os.path.dirname(__file__)
+HELPER = sys.argv[1] if len(sys.argv) > 1 else ''     # the installed setuid helper, when there is one
 n = 0
 failed = 0
 def ok(cond, what, *info):
@@ -165,17 +168,36 @@ except OSError as e:
 ok(zst.get('CapAmb', '').strip() == '0' * 16 and zst.get('CapEff', '0').strip() not in ('', '0' * 16),
    'the zygote (pid %d) keeps its capabilities, none of them ambient' % z.pid,
    {k: zst.get(k) for k in ('CapEff', 'CapAmb', 'error')})
-# The candidate's confinement is sbx-run's bytes: C calls them with no
-# capability of the zygote's left (a probe in their place says what it has).
-zp = zc.Zygote(os.path.join(Z, 'zygote.py'), os.path.join(Z, 'write-bpf'),
-               'unshare -U --map-current-user --keep-caps --', '/usr/bin/python3',
-               candidate_path=os.path.join(Z, 'candidate-probe.bin'))
-r = zp.run({'code': 'print("the sample ran")'})
-zp.close()
-msg = (r['status'] or {}).get('message', '')
-ok((r['status'] or {}).get('status') == 'setup-error' and 'the sample ran' not in r['stdout'] and
-   msg.startswith('probe') and msg.count('=0000000000000000') == 2,
-   'the code sbx-run hands the zygote for C runs with no capability (CapPrm and CapEff empty)', r)
+# What sbx-run hands the zygote (sbx-run-init, the candidate's confinement)
+# runs with no capability: a probe in each one's place says what it has,
+# under `unshare --keep-caps` (the zygote's powers ambient, as the helper
+# gives them) and under the installed setuid helper's --zygote.
+def probe_caps(launcher, **paths):
+    zp = zc.Zygote(os.path.join(Z, 'zygote.py'), os.path.join(Z, 'write-bpf'), launcher, '/usr/bin/python3', **paths)
+    r = zp.run({'code': 'print("the sample ran")'})
+    zp.close()
+    return r, (r['status'] or {}).get('message', '')
+
+def probed_nothing(r, msg, prefix, nsets):
+    return ((r['status'] or {}).get('status') == 'setup-error' and 'the sample ran' not in r['stdout'] and
+            msg.startswith(prefix) and msg.count('=0000000000000000') == nsets)
+
+launchers = [('unshare --keep-caps', 'unshare -U --map-current-user --keep-caps --')]
+if HELPER:
+    launchers.append(('the installed helper\'s --zygote', HELPER + ' --zygote --'))
+elif os.environ.get('CI') == 'true':
+    ok(False, 'the installed setuid helper (SBX_HELPER) to run the zygote under: CI must not skip it')
+else:
+    n += 1
+    print('ok %d # skip no installed helper (run through tests/run-integration.sh)' % n, flush=True)
+for name, launcher in launchers:
+    r, msg = probe_caps(launcher, candidate_path=os.path.join(Z, 'candidate-probe.bin'))
+    ok(probed_nothing(r, msg, 'probe', 2),
+       'under %s: the code sbx-run hands the zygote for C runs with no capability (CapPrm, CapEff empty)' % name, r)
+    r, msg = probe_caps(launcher, init_path=os.path.join(Z, 'init-probe'))
+    ok(probed_nothing(r, msg, 'init-probe', 3),
+       'under %s: the program sbx-run hands the zygote as B starts with no capability (CapPrm, CapEff, CapAmb '
+       'empty)' % name, r)
 # The run's init is sbx-run-init (B1): confined, non-dumpable, out of reach.
 probe1 = ('import json, os\nst = open("/proc/1/status").read()\nres = {}\n'
           'for f in ("environ", "mem", "maps", "fd", "root"):\n'
@@ -284,4 +306,4 @@ PY
 # Hostile samples (a fork bomb) inside outer limits: a regression fails
 # the test instead of taking the machine down.
 (ulimit -v 8388608; ulimit -u 4096 2>/dev/null || true
- as_user timeout -k 5 600 /usr/bin/python3 -I "$Z/checks.py")
+ as_user env CI="${CI:-}" timeout -k 5 600 /usr/bin/python3 -I "$Z/checks.py" "${SBX_HELPER:-}")
