@@ -64,6 +64,7 @@ define flat_code
 	objcopy -O binary -j .text -j .rodata $(1:.bin=.elf) $(1)
 endef
 $(BUILD)/candidate.bin: frontend/zygote/candidate/candidate.c frontend/zygote/candidate/candidate.h \
+                        frontend/zygote/candidate/raw_syscall.h \
                         frontend/zygote/candidate/candidate.lds
 	$(call flat_code,$@,$<)
 $(BUILD)/frontend/run_init_elf.o: frontend/run_init_elf.S $(BUILD)/sbx-run-init $(BUILD)/candidate.bin

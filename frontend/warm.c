@@ -27,7 +27,7 @@
 
 
 #define ZYGOTE_LIFETIME_MS  (3600LL * 1000)
-#define ZYGOTE_NPROC_EXTRA  8           /* the zygote, B0, B1 and C count too */
+#define ZYGOTE_NPROC_EXTRA  8           /* the zygote's two, B0, B1 and C count too */
 #define ZYGOTE_MEMORY_EXTRA (64LL << 20) /* room for a sample's RLIMIT_AS (docs/warm.md) */
 #define ZYGOTE_MARGIN_MS    5000        /* no run may end after its zygote */
 #define WARM_MAX_TRIES      2           /* zygotes lost under one run */

@@ -40,6 +40,7 @@ WRITE_BPF := $(BUILD)/tests/warm/write-bpf
 # A stand-in for the candidate's confinement that reports its capabilities.
 CANDIDATE_PROBE := $(BUILD)/tests/warm/candidate-probe.bin
 $(CANDIDATE_PROBE): tests/warm/candidate-probe.c frontend/zygote/candidate/candidate.h \
+                    frontend/zygote/candidate/raw_syscall.h \
                     frontend/zygote/candidate/candidate.lds
 	$(call flat_code,$@,$<)
 # A stand-in for sbx-run-init that reports its capabilities (static, as

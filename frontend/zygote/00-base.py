@@ -32,26 +32,14 @@ _libc.syscall.restype = ctypes.c_long
 _libc.prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
 _libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_char_p]
 _libc.umount2.argtypes = [ctypes.c_char_p, ctypes.c_int]
-# Resolved here, once: B's are copies, not symbol lookups.
-_libc.kill.argtypes = [ctypes.c_int, ctypes.c_int]
 _libc.waitpid.argtypes = [ctypes.c_int, ctypes.POINTER(ctypes.c_int), ctypes.c_int]
 
-CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x20000, 0x4000000, 0x8000000
-CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
-MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
-MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 32, 4096, 16384, 1 << 18
-MNT_DETACH, MOUNT_ATTR_RDONLY, AT_RECURSIVE = 2, 1, 0x8000
-PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_CAPBSET_DROP = 1, 4, 24
-PR_SET_NO_NEW_PRIVS, PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 38, 47, 4
-PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 22, 2
+CLONE_NEWNS, CLONE_NEWPID = 0x20000, 0x20000000
+MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 2, 4, 8, 16384, 1 << 18
+MNT_DETACH = 2
+PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 1, 4, 47, 4
 WNOHANG = 1
-SIOCSIFFLAGS, IFF_UP, IFF_RUNNING = 0x8914, 0x1, 0x40
-# The new syscalls share one number on every architecture.
-SYS_MOUNT_SETATTR, SYS_CLOSE_RANGE = 442, 436
-SYS_OPEN_TREE, SYS_MOVE_MOUNT = 428, 429
-OPEN_TREE_CLONE, OPEN_TREE_CLOEXEC, MOVE_MOUNT_F_EMPTY_PATH = 1, 0o2000000, 4
-SYS_CAPGET, SYS_CAPSET = {'x86_64': (125, 126), 'aarch64': (90, 91)}.get(os.uname().machine, (125, 126))
-SYS_PIDFD_OPEN = 434
+SYS_CAPSET = {'x86_64': 126, 'aarch64': 91}.get(os.uname().machine, 126)
 LINUX_CAPABILITY_VERSION_3 = 0x20080522
 
 SETUP_EXIT = 127            # C died before the sample's code: B says why
@@ -60,11 +48,8 @@ MAX_FDS = 253               # SCM_MAX_FD
 MAX_FILES = 64              # as the helper's --ro-bind
 MAX_ENV = 256
 MAX_SOURCES = 8            # trusted sources in the init message
-SBX_SHMMNI, SBX_MSGMNI = 8, 8
 STACK_BYTES, SIGPENDING = 8 << 20, 256
-INODE_BYTES = 2048          # the tmpfs's inodes: one per 2 KiB, as mounts.c
-SCRATCH = '.sbx-tmpfs'
-PROC_READ_ONLY = ('sys', 'sysrq-trigger', 'irq', 'bus')
+SCRATCH = '.sbx-tmpfs'      # sbx-run-init's INIT_SCRATCH: no run's cwd may name it
 LIMIT_KEYS = ('timeout_ms', 'cpu_s', 'memory', 'nproc', 'fsize', 'nofile', 'tmpfs')
 
 

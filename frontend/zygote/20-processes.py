@@ -21,7 +21,6 @@ def child(fn, *args):
 # 1. C is forked by the zygote itself into B1's pid namespace (the
 # zygote's pid_for_children, set and reset around the fork) and joins B0's
 # other namespaces with setns: docs/warm.md, "Who runs what".
-RUN_JOIN_FLAGS = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWNET
 _libc.setns.argtypes = [ctypes.c_int, ctypes.c_int]
 
 
@@ -77,7 +76,7 @@ def run_sample(r):
     os.close(r.status_w)
     stamp('z_status')
     if p.b0 > 0 and p.b0_ru is None:
-        p.b0_ru = reap(p.b0, p.b0_fd)
+        p.b0_ru = reap(p.b0)
     close_fds(p.info_r, p.b0_fd, p.c_fd)
     trace_report(p.c_ru, p.b0_ru)
 
@@ -198,7 +197,7 @@ def end_run(p, deadline, timed_out):
         p.timed_out = True
         kill(p.b0_fd)
     if not has_line(p.data, (b'W',)):
-        p.b0_ru = reap(p.b0, p.b0_fd)
+        p.b0_ru = reap(p.b0)
         p.data += read_to_eof(p.info_r)
 
 
@@ -210,7 +209,7 @@ def kill(pidfd):
         pass
 
 
-def reap(pid, pidfd):
+def reap(pid):
     _, _, ru = os.wait4(pid, 0)
     stamp('z_reaped')
     return ru

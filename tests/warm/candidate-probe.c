@@ -7,26 +7,7 @@
 #include <fcntl.h>
 
 #include "../../frontend/zygote/candidate/candidate.h"
-
-static long sys3(long n, long a, long b, long c)
-{
-#if defined(__x86_64__)
-        long ret;
-
-        __asm__ volatile("syscall" : "=a"(ret) : "a"(n), "D"(a), "S"(b), "d"(c) : "rcx", "r11", "memory");
-        return ret;
-#elif defined(__aarch64__)
-        register long x8 __asm__("x8") = n;
-        register long x0 __asm__("x0") = a;
-        register long x1 __asm__("x1") = b;
-        register long x2 __asm__("x2") = c;
-
-        __asm__ volatile("svc 0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2) : "memory");
-        return x0;
-#else
-#error "x86_64 and aarch64 only, as the candidate's confinement"
-#endif
-}
+#include "../../frontend/zygote/candidate/raw_syscall.h"
 
 __attribute__((noreturn, used, visibility("hidden"))) void __stack_chk_fail(void)
 {
