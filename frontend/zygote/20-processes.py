@@ -187,7 +187,7 @@ def end_run(p, deadline, timed_out):
     if timed_out:
         kill(p.c_fd if p.c > 0 else p.b0_fd)
     if p.c > 0:
-        _, p.c_status, p.c_ru = os.wait4(p.c, 0)
+        p.c_status, p.c_ru = wait4(p.c)
         stamp('z_c_reaped')
     close_fds(p.end_w)
     p.end_w = -1
@@ -201,6 +201,37 @@ def end_run(p, deadline, timed_out):
         p.data += read_to_eof(p.info_r)
 
 
+class Rusage(ctypes.Structure):
+    """struct rusage, from wait4 through libc: os.wait4 imports the resource
+    module on every call (its result's type), which would put it back in
+    the sys.modules that C inherits (forget_own_modules)."""
+    _fields_ = [('utime_s', ctypes.c_long), ('utime_us', ctypes.c_long), ('stime_s', ctypes.c_long),
+                ('stime_us', ctypes.c_long), ('ru_maxrss', ctypes.c_long), ('ixrss', ctypes.c_long),
+                ('idrss', ctypes.c_long), ('isrss', ctypes.c_long), ('ru_minflt', ctypes.c_long)] + \
+        [('unused%d' % i, ctypes.c_long) for i in range(9)]
+
+    @property
+    def ru_utime(self):
+        return self.utime_s + self.utime_us / 1e6
+
+    @property
+    def ru_stime(self):
+        return self.stime_s + self.stime_us / 1e6
+
+
+_libc.wait4.argtypes = [ctypes.c_int, ctypes.POINTER(ctypes.c_int), ctypes.c_int, ctypes.POINTER(Rusage)]
+
+
+def wait4(pid):
+    """os.wait4(pid, 0)'s status and rusage."""
+    status, ru = ctypes.c_int(), Rusage()
+    while _libc.wait4(pid, ctypes.byref(status), 0, ctypes.byref(ru)) == -1:
+        e = ctypes.get_errno()
+        if e != errno.EINTR:
+            raise OSError(e, os.strerror(e))
+    return status.value, ru
+
+
 def kill(pidfd):
     try:
         if pidfd >= 0:
@@ -210,7 +241,7 @@ def kill(pidfd):
 
 
 def reap(pid):
-    _, _, ru = os.wait4(pid, 0)
+    _, ru = wait4(pid)
     stamp('z_reaped')
     return ru
 
@@ -271,15 +302,10 @@ def c_main(r, p, params):
         report_setup_error(info_w, e)
         return SETUP_EXIT
     set_environment(r.env, r.env_changes)
-    # Kept alive meanwhile: freeing the zygote's modules would write (copy)
-    # every page they are on.
-    forgotten = [sys.modules.pop(m) for m in modules_to_forget()]
-    sys.path[:] = _BOOT_PATH
-    # A new empty cache, the zygote's kept alive as its modules are: clearing
-    # it would free its finders and their directory listings, writing
-    # (copying) every page they are on (~100 faults a sample).
-    forgotten_finders = sys.path_importer_cache
-    sys.path_importer_cache = {}
+    # The zygote forgot its modules once (main); only what it imported since
+    # is forgotten here. Comparing reads only: nothing is copied.
+    if len(sys.modules) != _BOOT_MODULE_COUNT or sys.path_importer_cache or sys.path != _BOOT_PATH:
+        forgotten = forget_own_modules()    # noqa: F841 (kept alive)
     if 'random' in sys.modules:
         sys.modules['random'].seed()
     sys.argv = ['-c'] + r.args
@@ -303,21 +329,37 @@ def set_environment(env, changes):
         # through MutableMapping (a few times slower here).
         for k in list(os.environ):
             del os.environ[k]
-        changes = env
-    for k, v in changes:
-        os.environ[k] = v
+        for k, v in env:
+            os.environ[k] = v
+        return
+    for k, v in changes:        # what os.environ[k] = v does, without its four Python-level calls
+        os.putenv(k, v)
+        _ENVIRON_DATA[k] = v
 
 
 def env_changes(env):
-    """In the zygote: the pairs that turn its own environment into env when
-    env names the same variables in the same order (a warm run's differs
-    in HOME and TMPDIR), so that C sets those alone instead of emptying and
-    refilling both environments (~75 Python-level calls, and the zygote's
-    strings freed: written); None otherwise."""
-    if (_ZYGOTE_ENV is None or len(env) != len(_ZYGOTE_ENV) or
+    """In the zygote: the pairs, encoded as os.environ keeps them, that turn
+    its own environment into env when env names the same variables in the
+    same order (a warm run's differs in HOME and TMPDIR), so that C sets
+    those alone instead of emptying and refilling both environments (~75
+    Python-level calls, and the zygote's strings freed: written); None
+    otherwise."""
+    if (_ZYGOTE_ENV is None or _ENVIRON_DATA is None or len(env) != len(_ZYGOTE_ENV) or
             any(e[0] != z[0] for e, z in zip(env, _ZYGOTE_ENV))):
         return None
-    return [(k, v) for (k, v), (_, zv) in zip(env, _ZYGOTE_ENV) if v != zv]
+    return [(os.environ.encodekey(k), os.environ.encodevalue(v))
+            for (k, v), (_, zv) in zip(env, _ZYGOTE_ENV) if v != zv]
+
+
+def environ_data():
+    """Once: os.environ's dict of encoded names and values, where it is one
+    as in CPython 3.11 (C sets a run's few changes there itself), else None."""
+    data = getattr(os.environ, '_data', None)
+    if (not isinstance(data, dict) or not callable(getattr(os.environ, 'encodekey', None)) or
+            not callable(getattr(os.environ, 'encodevalue', None)) or
+            any(data.get(os.environ.encodekey(k)) != os.environ.encodevalue(v) for k, v in os.environ.items())):
+        return None
+    return data
 
 
 def zygote_environment():
@@ -332,12 +374,21 @@ def zygote_environment():
     return list(os.environ.items()) if names == [os.fsencode(k) for k in os.environ] else None
 
 
-def modules_to_forget():
-    """The modules the zygote imported (names made once, in the zygote:
-    C does not walk every module name, writing each)."""
-    if len(sys.modules) != _FORGET[0]:
-        return [m for m in sys.modules if m not in _BOOT_MODULES]
-    return _FORGET[1]
+def forget_own_modules():
+    """Out of sys.modules, what the zygote imported; sys.path as a fresh
+    interpreter's; a new empty importer cache. Once in the zygote, before it
+    serves (main), so that each C, a copy, starts as a fresh interpreter and
+    changes none of it (~50 faults a sample otherwise); again in a C whose
+    zygote imported anything since. What was forgotten stays alive, in the
+    list returned: freeing the modules, their finders and directory
+    listings would write (copy) every page they are on."""
+    global _BOOT_MODULE_COUNT
+    kept = [sys.modules.pop(m) for m in [m for m in sys.modules if m not in _BOOT_MODULES]]
+    kept.append(sys.path_importer_cache)
+    sys.path_importer_cache = {}
+    sys.path[:] = _BOOT_PATH
+    _BOOT_MODULE_COUNT = len(sys.modules)
+    return kept
 
 
 def run_source(source, namespace):

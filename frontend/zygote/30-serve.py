@@ -205,7 +205,7 @@ def fresh_vm_pages():
 
 def main():
     global _CTL, _ZYGOTE_PID, _UID, _GID, _ZYGOTE_HOME, _MAIN_LOADER, _SETUP_ERROR, _C_SIGNALS, _MASK_IS_EMPTY
-    global _FRESH_VM_PAGES, _ZYGOTE_ENV, _FORGET, _OWN_PID_NS
+    global _FRESH_VM_PAGES, _ZYGOTE_ENV, _ENVIRON_DATA, _OWN_PID_NS, _ZYGOTE_MODULES
     prctl(PR_SET_DUMPABLE, 0)
     outer_pid = os.getpid()
     try:
@@ -235,7 +235,8 @@ def main():
     _C_SIGNALS = signals_to_reset(_BOOT_SIGNALS)
     _MASK_IS_EMPTY = not _signal.pthread_sigmask(_signal.SIG_BLOCK, [])
     _ZYGOTE_ENV = zygote_environment()
-    _FORGET = (len(sys.modules), tuple(m for m in sys.modules if m not in _BOOT_MODULES))
+    _ENVIRON_DATA = environ_data()
+    _ZYGOTE_MODULES = forget_own_modules()
     _CTL.send(json.dumps({'ready': 1, 'pid': outer_pid}).encode())
     gc.collect()
     gc.freeze()     # out of the collector's reach: a child's collection would write (copy) them all
@@ -252,4 +253,6 @@ _COMPILED = {}
 _CTL = None
 _SETUP_ERROR = None
 _FRESH_VM_PAGES = _BOOT_VM_PAGES
+_ENVIRON_DATA = None
+_BOOT_MODULE_COUNT = -1     # until main forgets its modules: C forgets them itself
 main()
