@@ -74,11 +74,18 @@ def plan_root(r):
 _CAPSET_NONE = (ctypes.c_long(SYS_CAPSET), struct.pack('Ii', LINUX_CAPABILITY_VERSION_3, 0), bytes(24))
 
 
+# The zygote's hard limits, read once each: nothing in the zygote changes
+# them (only C sets its own).
+_HARD_LIMITS = {}
+
+
 def bounded_rlimit(res, soft, hard):
     """(soft, hard) as setrlimit would be asked in C, never above the hard
     limit in force (the zygote's, which C inherits): only ever lowered
     (limits_set)."""
-    old_hard = resource.getrlimit(res)[1]
+    old_hard = _HARD_LIMITS.get(res)
+    if old_hard is None:
+        old_hard = _HARD_LIMITS[res] = resource.getrlimit(res)[1]
     inf = resource.RLIM_INFINITY
     h = hard if old_hard == inf or (hard != inf and hard < old_hard) else old_hard
     s = soft if h == inf or (soft != inf and soft < h) else h
