@@ -560,6 +560,12 @@ char *sandbox_resolve_argv0(const struct sandbox *sb, const char *arg0)
         return proc_find_exe(arg0, SANDBOX_PATH);
 }
 
+void sandbox_warm_expect(struct sandbox *sb, size_t workers)
+{
+        if (sb->opts.warm)
+                warm_expect(sb, workers);
+}
+
 void sandbox_warm_counts(const struct sandbox *sb, size_t *warm, size_t *cold, const char **why)
 {
         warm_counts(sb, warm, cold, why);

@@ -183,6 +183,12 @@ void sbx_run_kill(struct sbx_run *r);
  * one word a line, to fp. Returns 0, or -1 when it cannot be built. */
 int sandbox_print_argv(struct sandbox *sb, const struct run_spec *spec, FILE *fp);
 
+/* With opts.warm: at most workers runs will be in flight at once. The first
+ * warm run then starts that many zygotes together, so that their starts
+ * overlap (each waits ~0.1 s for its interpreter) instead of each run
+ * starting the next zygote only once the one before is ready. */
+void sandbox_warm_expect(struct sandbox *sb, size_t workers);
+
 /* With opts.warm: how many runs went warm and how many cold, and the
  * first reason one went cold (NULL: none did). */
 void sandbox_warm_counts(const struct sandbox *sb, size_t *warm, size_t *cold,

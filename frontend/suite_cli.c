@@ -399,6 +399,7 @@ static int run_jobs(struct suite_run *R, const size_t *jobs, size_t njobs,
                 return sbx_fail_oom(err, "workdirs");
         if (install_stop_handlers(&waitmask, err) < 0)
                 return -1;
+        sandbox_warm_expect(R->sb, (size_t)parallel < njobs ? (size_t)parallel : njobs);
         int rc = sched_run(jobs, njobs, parallel, &ops, &stop_requested, &waitmask, err);
         for (size_t i = 0; i < R->suite.n_samples; i++)
                 remove_workdir(&R->workdirs[i]);

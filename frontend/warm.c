@@ -37,11 +37,13 @@ struct zygote {
         int ctl;                /* our end of its control socket */
         int64_t expires_ms;     /* the tier's wall clock ends it then */
         bool busy;
+        bool starting;          /* spawned; its ready line not read, its init not sent */
 };
 
 struct warm_pool {
         struct zygote *z;
         size_t n;
+        size_t expect;          /* zygotes started together (sandbox_warm_expect) */
         bool off;               /* warm runs given up for the session */
         bool limits_known;
         struct helper_limits deflt, max;
@@ -83,7 +85,7 @@ static void zygote_end(struct zygote *z)
         while (waitpid(z->pid, &status, 0) < 0 && errno == EINTR)
                 ;
         z->pid = -1;
-        z->busy = false;
+        z->busy = z->starting = false;
 }
 
 /* The helper's defaults are the samples' too (nproc, nofile), as in a cold
@@ -115,85 +117,131 @@ static void zygote_params(struct sandbox *sb, struct warm_pool *p, struct zygote
                 zp->memory_bytes = p->max.memory;
 }
 
-static int zygote_start(struct sandbox *sb, struct warm_pool *p, struct zygote *z,
+/* Spawns a zygote into slot z; zygote_ready then waits for it. */
+static int zygote_spawn(struct sandbox *sb, struct warm_pool *p, struct zygote *z,
                         char *why, size_t whylen)
 {
         struct strvec argv = { 0 }, env = { 0 };
         char *zargv[] = { sb->python, "-I", "-B", "-c", (char *)sbx_zygote_source, NULL };
         struct zygote_params zp = { .env = sb->env.items, .argv = zargv };
         struct sbx_err err = { 0 };
-        int sv[2];
-        pid_t pid = -1;
+        int sv[2] = { -1, -1 }, rc = -1;
 
         zygote_params(sb, p, &zp);
         if (sandbox_zygote_argv(sb, &zp, &argv, &err) < 0 ||
             env_build((const char *const *)sb->env.items, "/tmp", NULL, &env) < 0) {
                 snprintf(why, whylen, "%.200s", err.msg[0] ? err.msg : "out of memory");
-                goto fail_argv;
+                goto out;
         }
         if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
                 snprintf(why, whylen, "socketpair: %s", strerror(errno));
-                goto fail_argv;
+                goto out;
         }
         struct proc_spec ps = {
                 .path = argv.items[0], .argv = argv.items, .envp = env.items,
                 .stdin_fd = sv[1], .stdout_fd = sb->devnull_fd, .stderr_fd = STDERR_FILENO,
                 .extra_fd = { -1, -1 },
         };
-        pid = proc_spawn(&ps, &err);
+        pid_t pid = proc_spawn(&ps, &err);
         close(sv[1]);
         if (pid < 0) {
                 snprintf(why, whylen, "%.200s", err.msg);
                 close(sv[0]);
-                goto fail_argv;
+                goto out;
         }
-        *z = (struct zygote){ .pid = pid, .ctl = sv[0],
+        *z = (struct zygote){ .pid = pid, .ctl = sv[0], .starting = true,
                               .expires_ms = sbx_now_ms() + zp.lifetime_ms - ZYGOTE_MARGIN_MS };
-        if (!warm_wait_ready(sv[0]) || warm_send_init(sv[0]) < 0) {
+        rc = 0;
+out:
+        strvec_free(&argv);
+        strvec_free(&env);
+        return rc;
+}
+
+/* A spawned zygote's ready line read and its init sent; else it is ended. */
+static int zygote_ready(struct sandbox *sb, struct zygote *z, char *why, size_t whylen)
+{
+        z->starting = false;
+        if (!warm_wait_ready(z->ctl) || warm_send_init(z->ctl) < 0) {
                 snprintf(why, whylen, "the zygote did not start in tier %s (its stderr says why)",
                          sb->tier->name);
                 zygote_end(z);
-                goto fail_argv;
+                return -1;
         }
         sbx_trace("zygote ready");
-        strvec_free(&argv);
-        strvec_free(&env);
         return 0;
-fail_argv:
-        strvec_free(&argv);
-        strvec_free(&env);
-        return -1;
+}
+
+/* Room for n slots in the pool; new ones free. */
+static int pool_reserve(struct warm_pool *p, size_t n)
+{
+        if (n <= p->n)
+                return 0;
+        struct zygote *grown = realloc(p->z, n * sizeof(*grown));
+        if (!grown)
+                return -1;
+        p->z = grown;
+        while (p->n < n)
+                p->z[p->n++] = (struct zygote){ .pid = -1, .ctl = -1 };
+        return 0;
+}
+
+/* The zygote in slot i spawned, and with it the others the pool expects
+ * (sandbox_warm_expect) in free slots, so that their starts (the tier's,
+ * the interpreter's, each ~0.1 s) overlap instead of each waiting for the
+ * one before; then slot i's made ready. */
+static struct zygote *zygote_start(struct sandbox *sb, struct warm_pool *p, size_t i,
+                                   char *why, size_t whylen)
+{
+        char ignored[256];
+
+        if (zygote_spawn(sb, p, &p->z[i], why, whylen) < 0)
+                return NULL;
+        size_t live = 0;
+        for (size_t k = 0; k < p->n; k++)
+                live += p->z[k].pid > 0;
+        for (size_t k = 0; k < p->n && live < p->expect; k++)
+                if (p->z[k].pid <= 0 && zygote_spawn(sb, p, &p->z[k], ignored, sizeof(ignored)) == 0)
+                        live++;         /* one that fails is started again when a run needs it */
+        return zygote_ready(sb, &p->z[i], why, whylen) < 0 ? NULL : &p->z[i];
 }
 
 /* A free zygote that outlives the run, started when there is none. */
 static struct zygote *zygote_for(struct sandbox *sb, struct warm_pool *p, int64_t run_ms,
                                  char *why, size_t whylen)
 {
-        struct zygote *free_slot = NULL;
         int64_t now = sbx_now_ms();
+        size_t free_slot = SIZE_MAX;
 
+        if (pool_reserve(p, p->expect) < 0) {
+                snprintf(why, whylen, "out of memory");
+                return NULL;
+        }
         for (size_t i = 0; i < p->n; i++) {
                 struct zygote *z = &p->z[i];
                 if (z->pid > 0 && !z->busy && z->expires_ms < now + run_ms)
                         zygote_end(z);  /* too old for this run */
                 if (z->pid > 0 && !z->busy)
-                        return z;
-                if (z->pid <= 0 && !free_slot)
-                        free_slot = z;
+                        return z->starting && zygote_ready(sb, z, why, whylen) < 0 ? NULL : z;
+                if (z->pid <= 0 && free_slot == SIZE_MAX)
+                        free_slot = i;
         }
-        if (!free_slot) {
-                struct zygote *grown = realloc(p->z, (p->n + 1) * sizeof(*grown));
-                if (!grown) {
+        if (free_slot == SIZE_MAX) {
+                free_slot = p->n;
+                if (pool_reserve(p, p->n + 1) < 0) {
                         snprintf(why, whylen, "out of memory");
                         return NULL;
                 }
-                p->z = grown;
-                free_slot = &p->z[p->n++];
-                free_slot->pid = -1;
         }
-        if (zygote_start(sb, p, free_slot, why, whylen) < 0)
-                return NULL;
-        return free_slot;
+        return zygote_start(sb, p, free_slot, why, whylen);
+}
+
+void warm_expect(struct sandbox *sb, size_t workers)
+{
+        struct warm_pool *p = pool_of(sb);
+
+        if (p)
+                p->expect = workers;
 }
 
 static size_t count_strs(const char *const *v)

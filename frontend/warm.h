@@ -42,6 +42,9 @@ void warm_run_release(struct sbx_run *r);
 void warm_keep_pids(const struct sandbox *sb, pid_t *keep, size_t *n, size_t max);
 /* Closes every zygote's control socket and reaps them. */
 void warm_pool_close(struct sandbox *sb);
+/* workers: how many warm runs will be in flight at once; the first starts
+ * that many zygotes together. */
+void warm_expect(struct sandbox *sb, size_t workers);
 /* How many runs went warm and cold, and the first reason one went cold
  * (NULL: none did). */
 void warm_counts(const struct sandbox *sb, size_t *warm, size_t *cold, const char **why);
