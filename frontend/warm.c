@@ -151,6 +151,7 @@ static int zygote_spawn(struct sandbox *sb, struct warm_pool *p, struct zygote *
         }
         *z = (struct zygote){ .pid = pid, .ctl = sv[0], .starting = true,
                               .expires_ms = sbx_now_ms() + zp.lifetime_ms - ZYGOTE_MARGIN_MS };
+        sbx_trace("zygote spawned");
         rc = 0;
 out:
         strvec_free(&argv);

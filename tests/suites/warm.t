@@ -69,6 +69,19 @@ for j in 1 4; do
                 "$(warm_of "$D/he.warm.$j.json")" "164 0 None"
 done
 same "humaneval --cold -j4: verdicts identical to --cold -j1" "$D/he.cold.1.v" "$D/he.cold.4.v"
+# ---- -jN's zygotes start together (sandbox_warm_expect) ----------------------
+# The trace's order, not its times: all three spawned before the first is
+# waited for (one at a time, each run started the next only once the one
+# before was ready).
+rc=0
+as_user env SBX_HELPER="$SBX_HELPER" SBX_TRACE=1 timeout -k 5 300 "$SBX_RUN" --tier helper --no-progress \
+        --suite humaneval --problems "$HE/HumanEval.jsonl.gz" --canonical -j 3 --warm \
+        --out "$D/start.jsonl" > /dev/null 2> "$D/start.err" || rc=$?
+is "-j3 --warm, traced, runs to its end" "$rc" 0
+is "-j3 --warm: three zygotes spawned before the first is waited for" \
+        "$(awk '/zygote spawned/ { n++ } /zygote ready/ { print n + 0; exit }' "$D/start.err")" 3
+is "-j3 --warm: no more zygotes than workers" "$(grep -c 'zygote spawned' "$D/start.err")" 3
+
 check "a --cold run's summary has no warm object" \
         "$HOST_PY" -c 'import json,sys; sys.exit("warm" in json.load(open(sys.argv[1])))' "$D/he.cold.1.json"
 
