@@ -329,6 +329,9 @@ static int compute(struct suite *s, struct sandbox *sb, int parallel, struct sbx
         }
         for (size_t i = 0; i < s->n_tasks; i++)
                 jobs[i] = i;
+        /* warm, as many zygotes as will serve start together (suite_cli.c) */
+        sandbox_warm_expect(sb, parallel > 0 && (size_t)parallel < s->n_tasks ? (size_t)parallel
+                                                                               : s->n_tasks);
         rc = sched_run(jobs, s->n_tasks, parallel, &ops, &never, &mask, err);
         for (size_t i = 0; i < s->n_tasks; i++)
                 remove_tree(&T.workdirs[i]);
