@@ -214,7 +214,7 @@ int sandbox_helper_limits(struct sandbox *sb, struct helper_limits *deflt,
         cJSON *hp;
 
         for (int i = 0; i < 2; i++)
-                *out[i] = (struct helper_limits){ -1, -1, -1, -1, -1, -1, -1 };
+                *out[i] = (struct helper_limits){ -1, -1, -1, -1, -1, -1, -1, -1 };
         if (!o || !o->self_probe_arg || sandbox_tier_ready(sb, o->id, &err) < 0 ||
             !(hp = tool_json(sb->tool[o->id], o->self_probe_arg)))
                 return 0;
@@ -228,8 +228,11 @@ int sandbox_helper_limits(struct sandbox *sb, struct helper_limits *deflt,
                         (long long)json_get_num(c, "fsize", -1),
                         (long long)json_get_num(c, "nofile", -1),
                         (long long)json_get_num(c, "tmpfs_size", -1),
+                        -1,
                 };
         }
+        max->zygote_life_s = json_get_num(cJSON_GetObjectItemCaseSensitive(hp, "config"),
+                                          "max_zygote_life", -1);
         cJSON_Delete(hp);
         return 1;
 }

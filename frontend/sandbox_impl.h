@@ -72,6 +72,7 @@ void probe_note_failure(struct sandbox *sb, enum tier t, const struct run_result
 struct helper_limits {
         double timeout_s, cpu_s;
         long long memory, nproc, fsize, nofile, tmpfs;
+        double zygote_life_s;   /* ceilings only: max_zygote_life (-1: a helper without it) */
 };
 int sandbox_helper_limits(struct sandbox *sb, struct helper_limits *deflt,
                           struct helper_limits *max);

@@ -101,10 +101,15 @@ static void learn_limits(struct sandbox *sb, struct warm_pool *p)
  * bound them there; the samples' own limits are set per sample. */
 static void zygote_params(struct sandbox *sb, struct warm_pool *p, struct zygote_params *zp)
 {
+        /* The helper's max_zygote_life; an older helper's zygote lives at
+         * most its max_timeout, as any run there. */
+        double ceiling_s;
+
         learn_limits(sb, p);
+        ceiling_s = p->max.zygote_life_s > 0 ? p->max.zygote_life_s : p->max.timeout_s;
         zp->lifetime_ms = ZYGOTE_LIFETIME_MS;
-        if (p->max.timeout_s > 0 && p->max.timeout_s * 1000 < zp->lifetime_ms)
-                zp->lifetime_ms = (long long)(p->max.timeout_s * 1000);
+        if (ceiling_s > 0 && ceiling_s * 1000 < zp->lifetime_ms)
+                zp->lifetime_ms = (long long)(ceiling_s * 1000);
         zp->cpu_s = zp->lifetime_ms / 1000;
         if (p->max.cpu_s > 0 && p->max.cpu_s < zp->cpu_s)
                 zp->cpu_s = (long long)p->max.cpu_s;

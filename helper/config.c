@@ -17,6 +17,7 @@ void config_set_builtin(struct config *cfg)
                 cfg->deflt[i] = limit_descs[i].builtin_default;
                 cfg->max[i] = limit_descs[i].builtin_max;
         }
+        cfg->max_zygote_life = 3600 * 1000;     /* an hour */
 }
 
 static char *trim(char *s)
@@ -55,6 +56,8 @@ static const char *set_key(struct config *cfg, const char *key, const char *valu
                 strcpy(slot, value);
                 return NULL;
         }
+        if (strcmp(key, "max_zygote_life") == 0)
+                return parse_limit_value(UNIT_MILLIS, false, value, &cfg->max_zygote_life) < 0 ? "bad value" : NULL;
         if (strcmp(key, "allow_network") == 0)
                 return strcmp(value, "no") == 0 ? NULL : "allow_network must be \"no\": the helper never grants network";
         for (int i = 0; i < LIM_COUNT; i++) {
@@ -109,11 +112,13 @@ int config_parse(struct config *cfg, const char *path, char *text, char *err, si
 int config_apply_limits(const struct config *cfg, struct request *rq, char *err, size_t errlen)
 {
         for (int i = 0; i < LIM_COUNT; i++) {
+                bool life = rq->zygote && i == LIM_TIMEOUT;
+
                 if (!rq->limit_given[i])
                         rq->limit[i] = cfg->deflt[i];
-                else if (rq->limit[i] > cfg->max[i])
-                        return set_error(err, errlen, "--%s is above the ceiling set in %s",
-                                         limit_descs[i].option, cfg->path);
+                else if (rq->limit[i] > (life ? cfg->max_zygote_life : cfg->max[i]))
+                        return set_error(err, errlen, "--%s is above the ceiling set in %s%s", limit_descs[i].option,
+                                         cfg->path, life ? " (max_zygote_life, for --zygote)" : "");
         }
         return 0;
 }

@@ -96,7 +96,7 @@ int request_parse(struct request *rq, int argc, char *const argv[], char *err, s
 struct config {
         const char *path;
         char group[64];
-        uint64_t deflt[LIM_COUNT], max[LIM_COUNT];
+        uint64_t deflt[LIM_COUNT], max[LIM_COUNT], max_zygote_life;  /* ms: --zygote's --timeout ceiling */
         char prefixes[SBX_MAX_PREFIXES][256];
         size_t n_prefixes;
         char pids_cgroup[256];          /* "" when unset */
@@ -105,7 +105,7 @@ struct config {
 void config_set_builtin(struct config *cfg);
 int config_parse(struct config *cfg, const char *path, char *text, char *err, size_t errlen);
 int config_load(struct config *cfg, char *err, size_t errlen);
-/* Fills in unasked limits from the defaults; refuses asks above a ceiling. */
+/* Unasked limits from the defaults; asks above a ceiling refused (--zygote's --timeout: max_zygote_life). */
 int config_apply_limits(const struct config *cfg, struct request *rq, char *err, size_t errlen);
 
 /* privs.c: who the caller is, and dropping to them */

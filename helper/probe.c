@@ -34,7 +34,7 @@ static void print_config(const struct config *cfg, bool valid, const char *error
         print_str(",\"group\":", cfg->group);
         print_limits(",\"defaults\":", cfg->deflt);
         print_limits(",\"ceilings\":", cfg->max);
-        printf(",\"ro_bind_prefixes\":[");
+        printf(",\"max_zygote_life\":%.3f,\"ro_bind_prefixes\":[", (double)cfg->max_zygote_life / 1000.0);
         for (size_t i = 0; i < cfg->n_prefixes; i++)
                 print_str(i ? "," : "", cfg->prefixes[i]);
         printf("],\"allow_network\":false}");
@@ -43,11 +43,9 @@ static void print_config(const struct config *cfg, bool valid, const char *error
 /* A configured cgroup: null, or where, and whether and why not usable. */
 static void print_cgroup(const char *before, const struct run_cgroup *cg, bool usable)
 {
-        printf("%s", before);
-        if (!cg->path) {
-                printf("null");
+        printf("%s%s", before, cg->path ? "" : "null");
+        if (!cg->path)
                 return;
-        }
         print_str("{\"path\":", cg->path);
         print_str(usable ? ",\"usable\":true,\"why_not\":" : ",\"usable\":false,\"why_not\":", cg->why);
         printf("}");

@@ -143,9 +143,7 @@ int write_file_at(int dirfd, const char *path, const char *text)
         auto_fd fd = openat(dirfd, path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
         ssize_t len = (ssize_t)strlen(text);
 
-        if (fd < 0 || write(fd, text, (size_t)len) != len)
-                return -1;
-        return 0;
+        return fd < 0 || write(fd, text, (size_t)len) != len ? -1 : 0;
 }
 
 /* Up to len - 1 bytes of the file, NUL-terminated; the count, or -1. */

@@ -86,6 +86,33 @@ if needs_userns "--zygote runs the built-in zygote source"; then
         is "  in a user namespace of its own (nproc_mode)" "$(jfield nproc_mode)" userns
 fi
 
+# --- a zygote's life: max_zygote_life, not max_timeout -------------------------------
+# The test config: max_timeout 120, max_zygote_life 1800 (tests/lib/setup-root.sh).
+if needs_userns "--zygote --timeout 600 (above max_timeout, within max_zygote_life) runs"; then
+        hrun --zygote --timeout 600 -- $PY -I -B -c "$ZSRC"
+        if [ "$rc" -ne 3 ] && [ "$(jfield status)" != setup-error ] && ! grep -q '^sbx-helper: ' "$T/err"; then
+                ok "--zygote --timeout 600 (above max_timeout, within max_zygote_life) runs (rc $rc)"
+        else
+                not_ok "--zygote --timeout 600 (above max_timeout, within max_zygote_life) runs"; show_run
+        fi
+fi
+hrun --zygote --timeout 1800.001 -- $PY -I -B -c "$ZSRC"
+if [ "$rc" -eq 3 ] && grep -q '^sbx-helper: --timeout is above the ceiling set in .*(max_zygote_life, for --zygote)' "$T/err" &&
+   [ ! -s "$T/out" ]; then
+        ok "--zygote --timeout above max_zygote_life is refused"; diag "  $(head -n1 "$T/err")"
+else
+        not_ok "--zygote --timeout above max_zygote_life is refused"; show_run
+fi
+hrun --timeout 600 -- /bin/echo ran
+if [ "$rc" -eq 3 ] && grep -q '^sbx-helper: --timeout is above the ceiling set in ' "$T/err" &&
+   ! grep -q max_zygote_life "$T/err" && [ ! -s "$T/out" ]; then
+        ok "a run (not --zygote) with --timeout 600, within max_zygote_life, is still refused by max_timeout"
+else
+        not_ok "a run (not --zygote) with --timeout 600, within max_zygote_life, is still refused by max_timeout"; show_run
+fi
+HRUN_NOSTATUS=1 hrun --probe
+is "--probe says max_zygote_life" "$("$HOST_PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["config"]["max_zygote_life"])' "$T/out" 2>&1)" 1800.0
+
 # --- what the zygote holds: a helper built around a probe ------------------------
 # The powers do not depend on the source: a helper of this test's own has
 # tests/helper/zygote-probe.py built in, and --zygote runs that, to report.

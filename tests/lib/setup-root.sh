@@ -33,7 +33,7 @@ setup_users() {
 # ro_bind_prefix lines. Root-owned, 0644, as the helper demands.
 SETUP_CONF_KEYS="group default_timeout max_timeout default_cpu max_cpu
 default_memory max_memory default_nproc max_nproc default_fsize max_fsize
-default_nofile max_nofile default_tmpfs_size max_tmpfs_size"
+default_nofile max_nofile default_tmpfs_size max_tmpfs_size max_zygote_life"
 write_helper_conf() {
         local src=$1 dest=$2 group=$3; shift 3
         local filter='^[[:space:]]*('$(echo $SETUP_CONF_KEYS | tr ' ' '|')')[[:space:]]*='
@@ -58,6 +58,7 @@ default_nofile = 200
 max_nofile = 4096
 default_tmpfs_size = 41943040
 max_tmpfs_size = 1073741824
+max_zygote_life = 1800
 CONF
                 local p
                 for p in "$@"; do echo "ro_bind_prefix = $p"; done

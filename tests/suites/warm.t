@@ -112,22 +112,27 @@ check "evalplus cheats --warm: their runs went warm, none cold ($got)" \
         "$HOST_PY" -c 'import sys; w, c = sys.argv[1].split()[:2]; sys.exit(not (int(w) > 0 and int(c) == 0))' "$got"
 
 # evalplus's ground truth, computed before the suite (a fresh cache), starts
-# its zygotes together too, and the suite runs in the same ones; in the
-# bwrap tier, which has no ceilings: in the helper tier each ground-truth
-# run (its 600 s cut to the ceiling) needs a zygote's whole life, i.e. a new
-# zygote (docs/warm.md, the seventh stop). Mutation-checked: without
-# sandbox_warm_expect in evalplus_truth.c, 1 is spawned first.
-rc=0
-as_user env SBX_CACHE="$D/cache.truth" SBX_TRACE=1 timeout -k 5 300 "$SBX_RUN" --tier bwrap --no-progress \
-        --suite humanevalplus --problems "$D/ep.p.jsonl" --canonical -j 2 --warm \
-        --out "$D/truth.jsonl" --json > "$D/truth.json" 2> "$D/truth.err" || rc=$?
-is "evalplus -j2 --warm --tier bwrap, fresh cache, traced, runs to its end" "$rc" 0
-is "evalplus -j2 --warm: the ground truth's two zygotes spawned before the first is waited for" \
-        "$(awk '/zygote spawned/ { n++ } /zygote ready/ { print n + 0; exit }' "$D/truth.err")" 2
-n=$(grep -c 'zygote spawned' "$D/truth.err")
-is "evalplus -j2 --warm: the suite runs in the ground truth's zygotes (two in all)" "$n" 2
-[ "$n" = 2 ] || diag "$(grep -E 'zygote' "$D/truth.err" | head -n 12)"
-is "evalplus -j2 --warm: the ground truth (4) and the suite (4) ran warm" "$(warm_of "$D/truth.json")" "8 0 None"
+# its zygotes together too, and the suite runs in the same ones, in the
+# bwrap tier and in the helper tier, where a zygote lives max_zygote_life
+# (1800 s in the test config) and not max_timeout (120 s): the ground
+# truth's runs, their 600 s cut to 120, fit in it. Mutation-checked: without
+# sandbox_warm_expect in evalplus_truth.c 1 is spawned first; with the
+# zygote's life max_timeout, six zygotes serve the 8 runs.
+for tier in bwrap helper; do
+        rc=0
+        as_user env SBX_HELPER="$SBX_HELPER" SBX_CACHE="$D/cache.truth.$tier" SBX_TRACE=1 timeout -k 5 300 \
+                "$SBX_RUN" --tier "$tier" --no-progress --suite humanevalplus --problems "$D/ep.p.jsonl" \
+                --canonical -j 2 --warm --out "$D/truth.$tier.jsonl" --json > "$D/truth.$tier.json" \
+                2> "$D/truth.$tier.err" || rc=$?
+        is "evalplus -j2 --warm --tier $tier, fresh cache, traced, runs to its end" "$rc" 0
+        is "evalplus -j2 --warm --tier $tier: the ground truth's two zygotes spawned before the first is waited for" \
+                "$(awk '/zygote spawned/ { n++ } /zygote ready/ { print n + 0; exit }' "$D/truth.$tier.err")" 2
+        n=$(grep -c 'zygote spawned' "$D/truth.$tier.err")
+        is "evalplus -j2 --warm --tier $tier: the suite runs in the ground truth's zygotes (two in all)" "$n" 2
+        [ "$n" = 2 ] || diag "$(grep -E 'zygote' "$D/truth.$tier.err" | head -n 12)"
+        is "evalplus -j2 --warm --tier $tier: the ground truth (4) and the suite (4) ran warm" \
+                "$(warm_of "$D/truth.$tier.json")" "8 0 None"
+done
 
 # ---- a zygote SIGKILLed mid-suite -------------------------------------------
 # 40 samples of 0.3 s at -j2. The zygote is the topmost python process of

@@ -161,6 +161,41 @@ static void test_defaults_fill_and_ceilings_refuse(void **state)
         assert_non_null(strstr(err, "--memory"));
 }
 
+/* --zygote's --timeout is its life: max_zygote_life bounds it (built in: an
+ * hour), max_timeout every other run's, the zygote's --cpu max_cpu still. */
+static void test_zygote_life_ceiling(void **state)
+{
+        struct config cfg;
+        struct request rq;
+        char err[SBX_ERRLEN] = "";
+
+        assert_int_equal(parse(&cfg, "group = g\nmax_timeout = 120\nmax_cpu = 60\n", err, sizeof(err)), 0);
+        assert_int_equal(cfg.max_zygote_life, 3600 * 1000);
+        memset(&rq, 0, sizeof(rq));
+        rq.limit_given[LIM_TIMEOUT] = true;
+        rq.limit[LIM_TIMEOUT] = 600 * 1000;
+        assert_int_equal(config_apply_limits(&cfg, &rq, err, sizeof(err)), -1);
+        assert_null(strstr(err, "max_zygote_life"));
+        rq.zygote = true;
+        assert_int_equal(config_apply_limits(&cfg, &rq, err, sizeof(err)), 0);
+        rq.limit[LIM_TIMEOUT] = 3600 * 1000 + 1;
+        assert_int_equal(config_apply_limits(&cfg, &rq, err, sizeof(err)), -1);
+        assert_non_null(strstr(err, "max_zygote_life"));
+        rq.limit[LIM_TIMEOUT] = 600 * 1000;
+        rq.limit_given[LIM_CPU] = true;
+        rq.limit[LIM_CPU] = 61 * 1000;
+        assert_int_equal(config_apply_limits(&cfg, &rq, err, sizeof(err)), -1);
+        assert_non_null(strstr(err, "--cpu"));
+
+        assert_int_equal(parse(&cfg, "group = g\nmax_timeout = 120\nmax_zygote_life = 90.5\n", err, sizeof(err)), 0);
+        assert_int_equal(cfg.max_zygote_life, 90500);
+        memset(&rq, 0, sizeof(rq));
+        rq.zygote = rq.limit_given[LIM_TIMEOUT] = true;
+        rq.limit[LIM_TIMEOUT] = 100 * 1000;     /* within max_timeout, above the zygote's */
+        assert_int_equal(config_apply_limits(&cfg, &rq, err, sizeof(err)), -1);
+        expect_error_at("group = g\nmax_zygote_life = soon\n", 2, "bad value");
+}
+
 static void test_path_helpers(void **state)
 {
         assert_true(path_is_clean("/"));
@@ -185,6 +220,7 @@ int main(void)
                 cmocka_unit_test(test_pids_cgroup),
                 cmocka_unit_test(test_memory_cgroup),
                 cmocka_unit_test(test_defaults_fill_and_ceilings_refuse),
+                cmocka_unit_test(test_zygote_life_ceiling),
                 cmocka_unit_test(test_path_helpers),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
