@@ -405,7 +405,12 @@ static int step_warm(struct sbx_run *r)
                         return 0;
                 r->killed = true;       /* the result says why: no program ran */
         }
-        warm_run_release(r);
+        if (strstr(r->status_buf, ",\"zygote_retires\":true}")) {
+                sbx_trace("zygote retired");    /* at half its CPU limit, after this run */
+                warm_run_kill(r);
+        } else {
+                warm_run_release(r);
+        }
         r->reaped = true;
         r->end_ms = sbx_now_ms();
         return 1;

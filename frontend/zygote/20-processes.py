@@ -41,7 +41,8 @@ def run_sample(r):
     enforces the wall clock, reaps C, hangs up on B1 (which then kills and
     reaps the rest and says what they cost), writes the status line, then
     reaps B0 (the namespaces' teardown off sbx-run's path); every fd of the
-    run closed on return."""
+    run closed on return; the zygote retires after it past _RETIRE_AT."""
+    global _RETIRING
     start = _monotonic()
     deadline = start + r.timeout_ms / 1000.0
     o = {'status': 'setup-error', 'exit_code': 0, 'signal': 0, 'wall_s': 0.0, 'cpu_s': 0.0,
@@ -69,8 +70,12 @@ def run_sample(r):
     if setup_msg is None and o['message']:
         setup_msg = o['message']
     classify(r, p.timed_out, o, p.c_status, setup_msg)
+    line = status_line(o)
+    _RETIRING = _RETIRE_AT is not None and sum(os.times()[:2]) >= _RETIRE_AT
+    if _RETIRING:
+        line = line[:-2] + ',"zygote_retires":true}\n'
     try:
-        os.write(r.status_w, status_line(o).encode())
+        os.write(r.status_w, line.encode())
     except OSError as e:
         diag('run %d: writing the status: %s' % (r.id, e))
     os.close(r.status_w)

@@ -115,7 +115,17 @@ def handle(data, fds):
     run_sample(r)
 
 
+def retire_at():
+    """The zygote's own CPU seconds past which it ends after a run: half its
+    RLIMIT_CPU (the helper's max_cpu, or sbx-run's own), long before SIGXCPU
+    would kill it under one; None without a limit."""
+    soft = resource.getrlimit(resource.RLIMIT_CPU)[0]
+    return None if soft == resource.RLIM_INFINITY else soft / 2
+
+
 def serve():
+    global _RETIRE_AT
+    _RETIRE_AT = retire_at()
     while True:
         try:
             got = recv_message()
@@ -132,6 +142,8 @@ def serve():
             handle(data, fds)
         finally:
             close_all(fds)
+        if _RETIRING:       # its last status said so: sbx-run starts another
+            return
 
 
 def own_pid_namespace():
@@ -254,5 +266,7 @@ _CTL = None
 _SETUP_ERROR = None
 _FRESH_VM_PAGES = _BOOT_VM_PAGES
 _ENVIRON_DATA = None
+_RETIRE_AT = None
+_RETIRING = False
 _BOOT_MODULE_COUNT = -1     # until main forgets its modules: C forgets them itself
 main()
