@@ -24,12 +24,22 @@ struct child_failure {
         const char *step;
 };
 
+/* Never above the caller's own hard limit (ulimit, pam_limits, Slurm),
+ * which an unprivileged process cannot raise: lowered to it, as the helper
+ * does, instead of a run that cannot start. */
 static int set_limit(int resource, long long soft, long long hard)
 {
-        struct rlimit rl = {
+        struct rlimit caller, rl = {
                 .rlim_cur = soft < 0 ? RLIM_INFINITY : (rlim_t)soft,
                 .rlim_max = hard < 0 ? RLIM_INFINITY : (rlim_t)hard,
         };
+
+        if (getrlimit(resource, &caller) < 0)
+                return -1;
+        if (rl.rlim_max > caller.rlim_max)
+                rl.rlim_max = caller.rlim_max;
+        if (rl.rlim_cur > rl.rlim_max)
+                rl.rlim_cur = rl.rlim_max;
         return setrlimit(resource, &rl);
 }
 

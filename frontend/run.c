@@ -112,6 +112,18 @@ static int run_spawn(struct sbx_run *r, const struct strvec *argv,
         return 0;
 }
 
+/* A cpu limit under the caller's hard RLIMIT_CPU (ulimit -t, Slurm), which
+ * no run can raise: one second below it, so that its SIGXCPU (cpu-limit)
+ * comes before the hard limit's SIGKILL. */
+static int64_t cpu_under_caller(int64_t cpu_s)
+{
+        struct rlimit rl;
+
+        if (getrlimit(RLIMIT_CPU, &rl) < 0 || rl.rlim_max == RLIM_INFINITY || (int64_t)rl.rlim_max > cpu_s)
+                return cpu_s;
+        return rl.rlim_max > 1 ? (int64_t)rl.rlim_max - 1 : 1;
+}
+
 /* The wall clock and cpu limit of a run: the spec's, else the defaults
  * (limit_derive, the one place for timeout arithmetic). */
 static void run_limits(const struct run_spec *spec, int64_t *timeout_ms, int64_t *cpu_s)
@@ -120,7 +132,7 @@ static void run_limits(const struct run_spec *spec, int64_t *timeout_ms, int64_t
                 .timeout_ms = spec->timeout_ms, .cpu_s = spec->cpu_limit_s });
 
         *timeout_ms = lim.wall_ms;
-        *cpu_s = lim.cpu_s;
+        *cpu_s = cpu_under_caller(lim.cpu_s);
 }
 
 int run_build_argv(struct sandbox *sb, const struct tier_ops *t,

@@ -50,6 +50,21 @@ for tier in helper bwrap unshare rlimit; do
                 test "$(field status <<<"$out")/$(field detail <<<"$out")" = timeout/cpu-limit
 done
 
+# A caller's hard limit below the run's (ulimit -t, pam_limits, Slurm) is
+# the run's ceiling in every tier, as in the helper's: the run starts, its
+# cpu limit one second below the caller's hard 2 (SIGXCPU before SIGKILL),
+# instead of "--tier does not work here".
+py lim.py 'import resource; print(*resource.getrlimit(resource.RLIMIT_CPU))'
+for tier in bwrap unshare rlimit; do
+        rc=0; out=$(as_user env SBX_HELPER="$SBX_HELPER" prlimit --cpu=2:2 "$SBX_RUN" -q --tier $tier --json \
+                --timeout 30 --cpu 10 --file "$dir/spin.py") || rc=$?
+        check "$tier: under a caller's hard cpu 2, --cpu 10 runs and stops at 1: timeout/cpu-limit (rc $rc, $(field status <<<"$out")/$(field detail <<<"$out"))" \
+                test "$rc/$(field status <<<"$out")/$(field detail <<<"$out")" = 1/timeout/cpu-limit
+        out=$(as_user env SBX_HELPER="$SBX_HELPER" prlimit --cpu=2:2 "$SBX_RUN" -q --tier $tier --json \
+                --cpu 10 --file "$dir/lim.py" | field stdout)
+        check "$tier: under a caller's hard cpu 2, the program's RLIMIT_CPU is 1 2 ($out)" test "$out" = "1 2"
+done
+
 # environment: the seed's base plus --env, nothing of the caller's
 out=$(as_user env SBX_HELPER="$SBX_HELPER" LEAKME=1 PYTHONPATH=/evil "$SBX_RUN" -q --json \
         --env EXTRA=yes --tier unshare --file "$dir/env.py" | field stdout)

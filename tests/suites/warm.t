@@ -160,8 +160,10 @@ is "--warm -j1 under a 1 s soft CPU limit: 492 of 492 pass, all warm" \
         "$(field "$D/retire.json" passed) $(warm_of "$D/retire.json")" "492 492 0 None"
 retired=$(grep -c 'zygote retired' "$D/retire.err")
 check "--warm -j1 under a 1 s soft CPU limit: a zygote retired ($retired)" test "$retired" -ge 1
-is "--warm -j1 under a 1 s soft CPU limit: one more zygote spawned than retired" \
-        "$(grep -c 'zygote spawned' "$D/retire.err")" "$((retired + 1))"
+# one more, unless the last run's zygote retired too
+spawned=$(grep -c 'zygote spawned' "$D/retire.err")
+check "--warm -j1 under a 1 s soft CPU limit: a zygote spawned for each retired ($spawned, $retired)" \
+        test "$spawned" -eq "$retired" -o "$spawned" -eq "$((retired + 1))"
 is "--warm -j1 under a 1 s soft CPU limit: each sample sent once" "$(grep -c 'sent to a zygote' "$D/retire.err")" 492
 
 # ---- a zygote SIGKILLed mid-suite -------------------------------------------
