@@ -88,12 +88,12 @@ fi
 
 # --- a zygote's life: max_zygote_life, not max_timeout -------------------------------
 # The test config: max_timeout 120, max_zygote_life 1800 (tests/lib/setup-root.sh).
-if needs_userns "--zygote --timeout 600 (above max_timeout, within max_zygote_life) runs"; then
+if needs_userns "--zygote runs with --timeout 600 (above max_timeout, within max_zygote_life)"; then
         hrun --zygote --timeout 600 -- $PY -I -B -c "$ZSRC"
         if [ "$rc" -ne 3 ] && [ "$(jfield status)" != setup-error ] && ! grep -q '^sbx-helper: ' "$T/err"; then
-                ok "--zygote --timeout 600 (above max_timeout, within max_zygote_life) runs (rc $rc)"
+                ok "--zygote runs with --timeout 600 (above max_timeout, within max_zygote_life) (rc $rc)"
         else
-                not_ok "--zygote --timeout 600 (above max_timeout, within max_zygote_life) runs"; show_run
+                not_ok "--zygote runs with --timeout 600 (above max_timeout, within max_zygote_life)"; show_run
         fi
 fi
 hrun --zygote --timeout 1800.001 -- $PY -I -B -c "$ZSRC"
