@@ -43,6 +43,12 @@ $(CANDIDATE_PROBE): tests/warm/candidate-probe.c frontend/zygote/candidate/candi
                     frontend/zygote/candidate/raw_syscall.h \
                     frontend/zygote/candidate/candidate.lds
 	$(call flat_code,$@,$<)
+# One that fails at a step without a line of its own.
+CANDIDATE_FAILS := $(BUILD)/tests/warm/candidate-fails.bin
+$(CANDIDATE_FAILS): tests/warm/candidate-fails.c frontend/zygote/candidate/candidate.h \
+                    frontend/zygote/candidate/raw_syscall.h \
+                    frontend/zygote/candidate/candidate.lds
+	$(call flat_code,$@,$<)
 # A stand-in for sbx-run-init that reports its capabilities (static, as
 # sbx-run-init: it is exec'd inside the zygote's sandbox).
 INIT_PROBE := $(BUILD)/tests/warm/init-probe
@@ -53,7 +59,7 @@ $(WRITE_BPF): $(BUILD)/tests/warm/write-bpf.o $(COMMON_OBJS)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^
 
 .PHONY: unit unit-tests run-unit integration check check-full
-unit-tests: $(UNIT_BINS) $(TRY_SYSCALL) $(WRITE_BPF) $(CANDIDATE_PROBE) $(INIT_PROBE)
+unit-tests: $(UNIT_BINS) $(TRY_SYSCALL) $(WRITE_BPF) $(CANDIDATE_PROBE) $(CANDIDATE_FAILS) $(INIT_PROBE)
 
 # Runs every unit test program of $(BUILD); a missing cmocka fails the build
 # above, it is never skipped.

@@ -326,6 +326,17 @@ def c_main(r, p, params):
     return finish(code)
 
 
+def report_setup_error(info_w, e):
+    """An E line: the run is a setup-error (sbx-run runs it cold), whatever
+    went wrong before the sample's code; an unexpected exception is named,
+    as it is a bug of the zygote's, not the sample's verdict."""
+    what = str(e) if isinstance(e, (SetupError, OSError)) else '%s: %s' % (type(e).__name__, e)
+    try:
+        os.write(info_w, ('E %s\n' % what).encode('utf-8', 'replace'))
+    except OSError:
+        pass
+
+
 def set_environment(env, changes):
     """C's environment becomes env (pairs), in os.environ and in the C
     environ a child gets, in env's order; changes: env_changes(env)."""

@@ -25,8 +25,9 @@ init=$build/sbx-run-init
 [ -x "$init" ] || make -s -C "$repo" BUILD="$build" "$init" >&2 || { echo "1..1"; echo "not ok 1 - build sbx-run-init"; exit 1; }
 candidate=$build/candidate.bin
 probe=$build/tests/warm/candidate-probe.bin
+fails=$build/tests/warm/candidate-fails.bin
 init_probe=$build/tests/warm/init-probe
-for f in "$candidate" "$probe" "$init_probe"; do
+for f in "$candidate" "$probe" "$fails" "$init_probe"; do
         [ -r "$f" ] || make -s -C "$repo" BUILD="$build" "$f" >&2 || { echo "1..1"; echo "not ok 1 - build $f"; exit 1; }
 done
 
@@ -40,6 +41,7 @@ install -m 0755 "$bpf" "$Z/write-bpf"
 install -m 0755 "$init" "$Z/sbx-run-init"
 install -m 0644 "$candidate" "$Z/candidate.bin"
 install -m 0644 "$probe" "$Z/candidate-probe.bin"
+install -m 0644 "$fails" "$Z/candidate-fails.bin"
 install -m 0755 "$init_probe" "$Z/init-probe"
 install -m 0644 /dev/stdin "$Z/checks.py" <<'PY'
 # The checks: one zygote session of runs, TAP on stdout.
@@ -194,6 +196,11 @@ for name, launcher in launchers:
     r, msg = probe_caps(launcher, candidate_path=os.path.join(Z, 'candidate-probe.bin'))
     ok(probed_nothing(r, msg, 'probe', 2),
        'under %s: the code sbx-run hands the zygote for C runs with no capability (CapPrm, CapEff empty)' % name, r)
+    r, msg = probe_caps(launcher, candidate_path=os.path.join(Z, 'candidate-fails.bin'))
+    ok((r['status'] or {}).get('status') == 'setup-error' and 'the sample ran' not in r['stdout'] and
+       msg == "set the run's rlimits: Operation not permitted",
+       'under %s: a confinement that fails at a step is a setup-error naming the step and errno (sbx-run runs '
+       'the sample cold), not the sample\'s verdict' % name, r)
     r, msg = probe_caps(launcher, init_path=os.path.join(Z, 'init-probe'))
     ok(probed_nothing(r, msg, 'init-probe', 3),
        'under %s: the program sbx-run hands the zygote as B starts with no capability (CapPrm, CapEff, CapAmb '
