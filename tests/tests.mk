@@ -37,16 +37,12 @@ $(TRY_SYSCALL): $(BUILD)/tests/escape/try-syscall.o
 # The seccomp program as bytes, for the zygote's init message in
 # tests/warm (zygote_client.py sends it as sbx-run would).
 WRITE_BPF := $(BUILD)/tests/warm/write-bpf
-# A stand-in for the candidate's confinement that reports its capabilities.
+# Stand-ins for the candidate's confinement: one that reports its
+# capabilities, one that fails at a step without a line of its own.
 CANDIDATE_PROBE := $(BUILD)/tests/warm/candidate-probe.bin
-$(CANDIDATE_PROBE): tests/warm/candidate-probe.c frontend/zygote/candidate/candidate.h \
-                    frontend/zygote/candidate/raw_syscall.h \
-                    frontend/zygote/candidate/candidate.lds
-	$(call flat_code,$@,$<)
-# One that fails at a step without a line of its own.
 CANDIDATE_FAILS := $(BUILD)/tests/warm/candidate-fails.bin
-$(CANDIDATE_FAILS): tests/warm/candidate-fails.c frontend/zygote/candidate/candidate.h \
-                    frontend/zygote/candidate/raw_syscall.h \
+$(CANDIDATE_PROBE) $(CANDIDATE_FAILS): $(BUILD)/tests/warm/%.bin: tests/warm/%.c \
+                    frontend/zygote/candidate/candidate.h frontend/zygote/candidate/raw_syscall.h \
                     frontend/zygote/candidate/candidate.lds
 	$(call flat_code,$@,$<)
 # A stand-in for sbx-run-init that reports its capabilities (static, as
