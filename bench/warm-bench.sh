@@ -24,7 +24,8 @@
 #             (upstream ships it commented out), never installed anywhere;
 #             otherwise one line says why it is not run
 # Prints the load before and after every variant, the median walls and CPU
-# times, the prototype's per-phase medians (median over rounds), and the
+# times, the prototype's per-phase medians (median over rounds), sbx's own
+# warm sample phase by phase (one traced suite, unshare tier), and the
 # ratios warm/floor (issue 18's goal: <= 2.5) and cold/warm, and for sbx's
 # own warm runs warm-sbx/floor and warm-bwrap/floor (the goal: <= 2.5 in
 # the helper and bwrap tiers) and cold/warm-sbx. A warm-sbx round whose
@@ -220,4 +221,46 @@ printf 'warm-bench: in cpu: warm-sbx / floor = %.2f (goal <= %s), cold / warm-sb
 printf 'warm-bench: in cpu: warm / floor = %.2f, without per-sample NET %.2f, cold / warm = %.2f\n' \
         "$(echo "${cmed[warm]} / ${cmed[floor]}" | bc -l)" "$(echo "${cmed[warm_nn]} / ${cmed[floor]}" | bc -l)" \
         "$(echo "${cmed[cold]} / ${cmed[warm]}" | bc -l)"
+# What a warm sample costs, phase by phase, against the floor's cpu per
+# program (issue 18: where a machine's costs put 2.5 x out of reach, the
+# bench says which): one more warm suite, in the unshare tier, where the
+# zygote sees the host's /tmp for its trace (SBX_ZYGOTE_TRACE,
+# docs/warm.md); the phases' code is the same in every tier.
+trace_phases() {
+        local d
+        d=$(user mktemp -d /tmp/sbx-warm-bench-trace.XXXXXX)
+        if ! user "$SBX_RUN" --tier unshare --suite humaneval --problems HumanEval.jsonl.gz --canonical \
+                -j "$jobs" --warm --env "SBX_ZYGOTE_TRACE=$d/z.jsonl" --out "$d/out.jsonl" --no-progress -q \
+                > /dev/null 2>&1 || ! user test -s "$d/z.jsonl"; then
+                echo "warm-bench: per-phase costs not measured: a warm suite in the unshare tier did not run" \
+                        "here (no unprivileged user namespaces?)"
+        else
+                user cat "$d/z.jsonl" > "$out/zygote-trace.jsonl"
+                "$py" - "$out/zygote-trace.jsonl" "${cmed[floor]}" "${cmed[warm_sbx]}" <<'PY'
+import json, statistics, sys
+rows = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
+rows = [r for r in rows if all(k in r for k in ("b", "c", "z_reaped", "c_start"))]
+med, mean = statistics.median, statistics.mean
+print("warm-bench: a warm sample, phase by phase (unshare tier, one traced suite of %d runs; cpu ms a"
+      " run, median and mean; the fork floor: %.2f ms of cpu a program, mean; sbx-run --warm in the"
+      " helper tier: %.2f):" % (len(rows), float(sys.argv[2]) * 1000 / 164, float(sys.argv[3]) * 1000 / 164))
+parts = (("B (sbx-run-init: the run's namespaces, its root, its pid 1)", [r["b"][0] for r in rows],
+          [r["b"][1] for r in rows]),
+         ("C (the candidate: its set-up, the driver, the sample, its exit)", [r["c"][0] for r in rows],
+          [r["c"][1] for r in rows]),
+         ("the zygote, a run (the request, the fork of C, the status)",
+          [r["z_reaped"][1] - r["z_spawn"][1] for r in rows], [r["z_reaped"][2] - r["z_spawn"][2] for r in rows]))
+for what, cpu, faults in parts:
+    print("    %-66s cpu %5.2f, %5.2f; %4d faults" % (what, med(cpu), mean(cpu), med(faults)))
+print("    %-66s cpu        %5.2f (the rest: sbx-run, each zygote's start, the tier's probe run)"
+      % ("B, C and the zygote together", sum(mean(cpu) for _, cpu, _ in parts)))
+wall = (("B's set-up", "z_spawn", "z_ready"), ("the fork of C", "z_ready", "c_start"),
+        ("C's set-up", "c_start", "c_modules_env"), ("the sample and C's exit", "c_modules_env", "z_c_reaped"),
+        ("B1's last line", "z_c_reaped", "z_status"), ("B0's end", "z_status", "z_reaped"))
+print("    wall ms: " + ", ".join("%s %.2f" % (what, med(r[b][0] - r[a][0] for r in rows)) for what, a, b in wall))
+PY
+        fi
+        user rm -rf "$d"
+}
+trace_phases
 echo "warm-bench: load at the end $(cut -d' ' -f1-3 /proc/loadavg)"
