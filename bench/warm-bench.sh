@@ -225,7 +225,7 @@ printf 'warm-bench: in cpu: warm / floor = %.2f, without per-sample NET %.2f, co
 # program (issue 18: where a machine's costs put 2.5 x out of reach, the
 # bench says which): one more warm suite, in the unshare tier, where the
 # zygote sees the host's /tmp for its trace (SBX_ZYGOTE_TRACE,
-# docs/warm.md); the phases' code is the same in every tier.
+# docs/warm-cost.md); the phases' code is the same in every tier.
 trace_phases() {
         local d
         d=$(user mktemp -d /tmp/sbx-warm-bench-trace.XXXXXX)
@@ -239,7 +239,11 @@ trace_phases() {
                 "$py" - "$out/zygote-trace.jsonl" "${cmed[floor]}" "${cmed[warm_sbx]}" <<'PY'
 import json, statistics, sys
 rows = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
-rows = [r for r in rows if all(k in r for k in ("b", "c", "z_reaped", "c_start"))]
+# Runs that got as far as a sample (not a set-up error): every phase stamped.
+rows = [r for r in rows if all(k in r for k in ("b", "c", "z_spawn", "z_ready", "c_start", "c_modules_env",
+                                                "z_c_reaped", "z_status", "z_reaped"))]
+if not rows:
+    sys.exit(print("warm-bench: per-phase costs not measured: no run of the traced suite reached its sample"))
 med, mean = statistics.median, statistics.mean
 print("warm-bench: a warm sample, phase by phase (unshare tier, one traced suite of %d runs; cpu ms a"
       " run, median and mean; the fork floor: %.2f ms of cpu a program, mean; sbx-run --warm in the"
@@ -252,8 +256,8 @@ parts = (("B (sbx-run-init: the run's namespaces, its root, its pid 1)", [r["b"]
           [r["z_reaped"][1] - r["z_spawn"][1] for r in rows], [r["z_reaped"][2] - r["z_spawn"][2] for r in rows]))
 for what, cpu, faults in parts:
     print("    %-66s cpu %5.2f, %5.2f; %4d faults" % (what, med(cpu), mean(cpu), med(faults)))
-print("    %-66s cpu        %5.2f (the rest: sbx-run, each zygote's start, the tier's probe run)"
-      % ("B, C and the zygote together", sum(mean(cpu) for _, cpu, _ in parts)))
+print("    %-66s cpu        %5.2f (of the helper tier's per sample above; the rest is sbx-run, each"
+      " zygote's start, the tier's probe run)" % ("B, C and the zygote together", sum(mean(cpu) for _, cpu, _ in parts)))
 wall = (("B's set-up", "z_spawn", "z_ready"), ("the fork of C", "z_ready", "c_start"),
         ("C's set-up", "c_start", "c_modules_env"), ("the sample and C's exit", "c_modules_env", "z_c_reaped"),
         ("B1's last line", "z_c_reaped", "z_status"), ("B0's end", "z_status", "z_reaped"))
