@@ -236,7 +236,7 @@ trace_phases() {
                         "here (no unprivileged user namespaces?)"
         else
                 user cat "$d/z.jsonl" > "$out/zygote-trace.jsonl"
-                "$py" - "$out/zygote-trace.jsonl" "${cmed[floor]}" "${cmed[warm_sbx]}" <<'PY'
+                "$py" - "$out/zygote-trace.jsonl" "${cmed[floor]}" "${cmed[warm_sbx]}" <<'PY' ||
 import json, statistics, sys
 rows = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
 # Runs that got as far as a sample (not a set-up error): every phase stamped.
@@ -263,6 +263,7 @@ wall = (("B's set-up", "z_spawn", "z_ready"), ("the fork of C", "z_ready", "c_st
         ("B1's last line", "z_c_reaped", "z_status"), ("B0's end", "z_status", "z_reaped"))
 print("    wall ms: " + ", ".join("%s %.2f" % (what, med(r[b][0] - r[a][0] for r in rows)) for what, a, b in wall))
 PY
+                        echo "warm-bench: the per-phase summary failed (its error above)"
         fi
         user rm -rf "$d"
 }
