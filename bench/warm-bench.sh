@@ -231,9 +231,9 @@ trace_phases() {
         d=$(user mktemp -d /tmp/sbx-warm-bench-trace.XXXXXX)
         if ! user "$SBX_RUN" --tier unshare --suite humaneval --problems HumanEval.jsonl.gz --canonical \
                 -j "$jobs" --warm --env "SBX_ZYGOTE_TRACE=$d/z.jsonl" --out "$d/out.jsonl" --no-progress -q \
-                > /dev/null 2>&1 || ! user test -s "$d/z.jsonl"; then
-                echo "warm-bench: per-phase costs not measured: a warm suite in the unshare tier did not run" \
-                        "here (no unprivileged user namespaces?)"
+                > /dev/null 2> "$out/trace-suite.err" || ! user test -s "$d/z.jsonl"; then
+                echo "warm-bench: per-phase costs not measured: no warm suite with a trace in the unshare tier" \
+                        "here: $(tail -n 1 "$out/trace-suite.err" | grep . || echo "the zygote wrote no trace")"
         else
                 user cat "$d/z.jsonl" > "$out/zygote-trace.jsonl"
                 "$py" - "$out/zygote-trace.jsonl" "${cmed[floor]}" "${cmed[warm_sbx]}" <<'PY' ||
