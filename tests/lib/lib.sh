@@ -177,9 +177,10 @@ print(str(v).lower() if isinstance(v, bool) else v)
 PY
 }
 
-# is TESTNAME GOT WANT: ok when the strings are equal, else prints both.
+# is TESTNAME GOT WANT: ok when the strings are equal, else prints both
+# and returns 1 (so that `is ... || diag MORE` can say more).
 is() {
-        if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1"; diag "got '$2', want '$3'"; fi
+        if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1"; diag "got '$2', want '$3'"; return 1; fi
 }
 
 # show_run: diagnostics for a failed check (exit code, stderr, status).
