@@ -37,6 +37,7 @@ static const struct { const char *name; uint64_t value; } policy_names[] = {
         { "CLONE_NEWUTS", CLONE_NEWUTS },   { "CLONE_NEWIPC", CLONE_NEWIPC },
         { "CLONE_NEWUSER", CLONE_NEWUSER }, { "CLONE_NEWPID", CLONE_NEWPID },
         { "CLONE_NEWNET", CLONE_NEWNET },   { "CLONE_NEWTIME", CLONE_NEWTIME },
+        { "CLONE_PARENT", CLONE_PARENT },
         { "AF_UNIX", AF_UNIX },             { "AF_INET", AF_INET },
         { "AF_INET6", AF_INET6 },           { "TIOCSTI", TIOCSTI },
         { "TIOCLINUX", TIOCLINUX },

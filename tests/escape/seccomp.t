@@ -73,7 +73,16 @@ denied_both mseal "mseal (462, newer than the policy) answers ENOSYS" $ENOSYS
 denied_both memfd_create "memfd_create answers ENOSYS" $ENOSYS
 denied_both shmget "SysV shmget answers ENOSYS" $ENOSYS
 denied_both msgget "SysV msgget answers ENOSYS" $ENOSYS
+for name in semget semop semtimedop semctl; do
+        denied_both $name "SysV $name answers ENOSYS" $ENOSYS
+done
 denied_both io_setup "io_setup (host-wide aio-nr) answers ENOSYS" $ENOSYS
+# Reaching outside the run from inside it (a warm candidate's parent is the
+# zygote; the warm and bwrap tiers' pid 1 has the candidate's uid).
+denied_both clone-parent "clone(CLONE_PARENT) denied" $EPERM
+denied_both prlimit-other "prlimit on another process (a sibling of the same uid) denied" $EPERM
+probe prlimit-self
+is "prlimit and setrlimit on the caller itself (pid 0) still work" "$rc" 0
 denied_both io_submit "io_submit denied" $EPERM
 # Kernel surface nothing in a candidate needs.
 for name in modify_ldt mbind set_mempolicy migrate_pages move_pages fanotify_init \

@@ -19,6 +19,8 @@
 #include <sys/ioctl.h>
 #include <sys/ipc.h>
 #include <sys/msg.h>
+#include <sys/resource.h>
+#include <sys/sem.h>
 #include <sys/shm.h>
 #include <sys/mount.h>
 #include <sys/ptrace.h>
@@ -181,6 +183,62 @@ static long try_msgget(void)
         msgctl(id, IPC_RMID, NULL);
         return 0;
 }
+/* A semaphore set holds kernel memory too (its semaphores, 64 bytes each). */
+static long try_semget(void)
+{
+        int id = semget(IPC_PRIVATE, 1, 0600);
+
+        if (id < 0)
+                return errno;
+        semctl(id, 0, IPC_RMID);
+        return 0;
+}
+/* No set: EINVAL unfiltered. */
+static long try_semop(void) { return result(semop(-1, (struct sembuf[1]){ { 0, 0, 0 } }, 1)); }
+static long try_semtimedop(void)
+{
+        return result(syscall(SYS_semtimedop, -1, (struct sembuf[1]){ { 0, 0, 0 } }, 1, NULL));
+}
+static long try_semctl(void) { return result(semctl(-1, 0, IPC_STAT, NULL)); }
+
+/* A child of our parent (outside the run from a warm candidate): it
+ * succeeds unfiltered, and the child leaves at once. */
+static long try_clone_parent(void)
+{
+        long pid = syscall(SYS_clone, CLONE_PARENT | SIGCHLD, 0, NULL, NULL, 0);
+
+        if (pid == 0)
+                _exit(0);
+        return pid < 0 ? errno : 0;
+}
+
+/* Another process's rlimits (a sibling of the same uid: the kernel allows
+ * it unfiltered); our own, through pid 0, stay allowed. */
+static long try_prlimit_other(void)
+{
+        struct rlimit rl;
+        pid_t child = fork();
+        long err;
+
+        if (child < 0)
+                return errno;
+        if (child == 0) {
+                pause();
+                _exit(0);
+        }
+        err = result(prlimit(child, RLIMIT_NOFILE, NULL, &rl));
+        kill(child, SIGKILL);
+        waitpid(child, NULL, 0);
+        return err;
+}
+static long try_prlimit_self(void)
+{
+        struct rlimit rl;
+
+        if (prlimit(0, RLIMIT_NOFILE, NULL, &rl) < 0)
+                return errno;
+        return result(setrlimit(RLIMIT_NOFILE, &rl));
+}
 static long try_io_setup(void)
 {
         unsigned long ctx = 0;
@@ -263,6 +321,13 @@ static const struct probe {
         { "memfd_create", try_memfd_create },
         { "shmget", try_shmget },
         { "msgget", try_msgget },
+        { "semget", try_semget },
+        { "semop", try_semop },
+        { "semtimedop", try_semtimedop },
+        { "semctl", try_semctl },
+        { "clone-parent", try_clone_parent },
+        { "prlimit-other", try_prlimit_other },
+        { "prlimit-self", try_prlimit_self },
         { "io_setup", try_io_setup },
         { "io_submit", try_io_submit },
         { "modify_ldt", try_modify_ldt },

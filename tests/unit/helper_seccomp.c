@@ -10,9 +10,11 @@
 #include <string.h>
 #include <errno.h>
 #include <sched.h>
+#include <signal.h>
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -71,7 +73,10 @@ static int denies_the_rest(void)
         static const long enosys[] = { 467 /* open_tree_attr */, 462 /* mseal */, 1000, 0x3fffffff };
         const struct { long nr; long arg0; int err; } calls[] = {
                 { SYS_memfd_create, (long)"x", ENOSYS }, { SYS_shmget, 0 /* IPC_PRIVATE */, ENOSYS },
-                { SYS_msgget, 0, ENOSYS }, { SYS_io_setup, 1, ENOSYS }, { SYS_modify_ldt, 0, EPERM },
+                { SYS_msgget, 0, ENOSYS }, { SYS_semget, 0, ENOSYS }, { SYS_semop, 0, ENOSYS },
+                { SYS_semtimedop, 0, ENOSYS }, { SYS_semctl, 0, ENOSYS },
+                { SYS_prlimit64, 1 /* another process: init */, EPERM },
+                { SYS_io_setup, 1, ENOSYS }, { SYS_modify_ldt, 0, EPERM },
                 { SYS_personality, 0x0040000 /* ADDR_NO_RANDOMIZE */, EPERM },
                 { SYS_personality, 0x0400000 /* READ_IMPLIES_EXEC */, EPERM },
                 { SYS_personality, 0xffffffffL, EPERM },
@@ -86,6 +91,16 @@ static int denies_the_rest(void)
         /* allowed values, even with high garbage bits the kernel ignores */
         if (syscall(SYS_personality, 0x100000000L | 0x0008) < 0 || syscall(SYS_personality, 0) < 0)
                 return 40;
+        /* a child of our parent: refused, as a fork would be made otherwise */
+        long child = syscall(SYS_clone, CLONE_PARENT | SIGCHLD, 0, 0, 0, 0);
+        if (child == 0)
+                _exit(0);
+        if (child != -1 || errno != EPERM)
+                return 41;
+        /* rlimits of the caller itself (pid 0), as glibc asks for them */
+        struct rlimit rl;
+        if (syscall(SYS_prlimit64, 0, RLIMIT_NOFILE, NULL, &rl) < 0 || setrlimit(RLIMIT_NOFILE, &rl) < 0)
+                return 42;
         return 0;
 }
 
