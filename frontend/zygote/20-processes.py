@@ -81,7 +81,7 @@ def run_sample(r):
     os.close(r.status_w)
     stamp('z_status')
     if p.b0 > 0 and p.b0_ru is None:
-        p.b0_ru = reap(p.b0)
+        p.b0_ru = reap_b0(p)
     close_fds(p.info_r, p.b0_fd, p.c_fd)
     trace_report(p.c_ru, p.b0_ru)
 
@@ -202,7 +202,7 @@ def end_run(p, deadline, timed_out):
         p.timed_out = True
         kill(p.b0_fd)
     if not has_line(p.data, (b'W',)):
-        p.b0_ru = reap(p.b0)
+        p.b0_ru = reap_b0(p)
         p.data += read_to_eof(p.info_r)
 
 
@@ -245,10 +245,47 @@ def kill(pidfd):
         pass
 
 
-def reap(pid):
-    _, ru = wait4(pid)
-    stamp('z_reaped')
-    return ru
+B0_END_S = 2.0          # for B0 to end once B1 has said W (or was killed), before it is killed
+
+
+def reap_b0(p):
+    """B0's rusage once it has ended, every other child of the zygote reaped
+    meanwhile, never a wait without end: a child of the zygote's that a
+    sample made (a CLONE_PARENT fork, were the filter to let one through)
+    is in the run's pid namespace but the zygote's to reap, and until it
+    is, B1's exit (its namespace's end) and with it B0's wait for B1 never
+    end. Past B0_END_S B0 is killed (B1 then ends as the zygote's child,
+    reap_strays); should even that not end it, None (diagnosed): the
+    zygote serves on."""
+    deadline, killed = _monotonic() + B0_END_S, False
+    poller = select.poll()
+    poller.register(p.b0_fd, select.POLLIN)
+    while True:
+        ru = reap_children(p.b0)
+        if ru is not None:
+            stamp('z_reaped')
+            return ru
+        left = deadline - _monotonic()
+        if left <= 0 and killed:
+            diag('B0 (pid %d) did not end when killed: left behind' % p.b0)
+            return None
+        if left <= 0:
+            kill(p.b0_fd)
+            deadline, killed = _monotonic() + B0_END_S, True
+            continue
+        poller.poll(min(50, max(1, int(left * 1000))))   # strays are reaped at least this often
+
+
+def reap_children(pid):
+    """Every child that has ended reaped (WNOHANG); pid's rusage if it was one
+    of them, else None."""
+    status, ru, got = ctypes.c_int(), Rusage(), None
+    while True:
+        w = _libc.wait4(-1, ctypes.byref(status), WNOHANG, ctypes.byref(ru))
+        if w == pid:
+            got, ru = ru, Rusage()
+        elif w <= 0 and (w == 0 or ctypes.get_errno() != errno.EINTR):
+            return got
 
 
 def read_to_eof(fd):

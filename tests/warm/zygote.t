@@ -43,6 +43,10 @@ install -m 0644 "$candidate" "$Z/candidate.bin"
 install -m 0644 "$probe" "$Z/candidate-probe.bin"
 install -m 0644 "$fails" "$Z/candidate-fails.bin"
 install -m 0755 "$init_probe" "$Z/init-probe"
+# A seccomp program that allows everything (one BPF_RET of SECCOMP_RET_ALLOW):
+# the stand-in for a policy that let a sample reach the zygote.
+printf '#!/bin/sh\nprintf "\\006\\000\\000\\000\\000\\000\\377\\177"\n' > "$Z/allow-all-bpf"
+chmod 0755 "$Z/allow-all-bpf"
 install -m 0644 /dev/stdin "$Z/checks.py" <<'PY'
 # The checks: one zygote session of runs, TAP on stdout.
 import json, os, subprocess, sys, time
@@ -234,6 +238,32 @@ ok(r['st'] == 'exited' and r['stdout'].split() == ['15', '11'], 'a fork bomb sto
 t0 = time.monotonic()
 r = run('import os\nprint("done")')
 ok(r['st'] == 'exited' and time.monotonic() - t0 < 5, 'the bomb\'s sleeping children died with its run', r)
+
+# A child the zygote must reap: a sample's CLONE_PARENT fork, which the
+# policy refuses, run under a filter that allows everything, so that what
+# is tested is the zygote's own end of a run. The child is in the run's pid
+# namespace but the zygote's to reap; unreaped, its zombie held B1's exit,
+# B0's and the zygote's wait for B0, and the next sample timed out.
+clone_parent = ('import ctypes, os, time\nlibc = ctypes.CDLL(None, use_errno=True)\n'
+                'libc.syscall.restype = ctypes.c_long\n'
+                'pid = libc.syscall(56, 0x8000 | 17, 0, 0, 0, 0)\n'
+                'if pid == 0:\n time.sleep(30)\n os._exit(0)\nprint("child" if pid > 0 else "refused")')
+for name, launcher in launchers:
+    zp = zc.Zygote(os.path.join(Z, 'zygote.py'), os.path.join(Z, 'allow-all-bpf'), launcher, '/usr/bin/python3')
+    short = dict(zc.DEFAULT_LIMITS, timeout_ms=3000)
+    rs = []
+    for c in (clone_parent, 'print(1)', 'print(2)'):
+        try:
+            rs.append(zp.run({'code': c, 'limits': short}))
+        except OSError as e:        # the zygote gone
+            rs.append({'status': None, 'status_raw': '', 'stdout': '', 'error': str(e)})
+    end = zp.close(timeout=30)
+    ok([(r['status'] or {}).get('status') for r in rs] == ['exited'] * 3 and
+       [r['stdout'] for r in rs] == ['child\n', '1\n', '2\n'],
+       'under %s, a filter allowing CLONE_PARENT: the sample that leaves the zygote a child, and the two '
+       'after it on that zygote, all exit 0 (none held, none timed out)' % name,
+       *[r['status_raw'] or r for r in rs])
+    ok(end['zygote_exit'] == 0, 'under %s: ... and the zygote exits at EOF' % name, end)
 
 # A `python -I -B -c` start: modules, signals, argv, environ, tracebacks, random.
 probe = ('import sys, json, _signal\n'

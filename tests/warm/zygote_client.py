@@ -112,10 +112,15 @@ class Zygote:
         return {'stdout': out.decode('utf-8', 'replace'), 'stderr': err.decode('utf-8', 'replace'),
                 'status': status, 'status_raw': st.decode('utf-8', 'replace'), 'wall_s': wall}
 
-    def close(self):
+    def close(self, timeout=None):
+        """EOF to the zygote, then its exit: None past timeout seconds (the
+        launcher is left; a setuid helper cannot be killed)."""
         self.ctl.close()
-        err = self.proc.stderr.read().decode('utf-8', 'replace')
-        rc = self.proc.wait()
+        try:
+            rc = self.proc.wait(timeout)
+            err = self.proc.stderr.read().decode('utf-8', 'replace')
+        except subprocess.TimeoutExpired:
+            rc, err = None, 'no exit within %s s' % timeout
         for name in os.listdir(self.tmp):
             os.unlink(os.path.join(self.tmp, name))
         os.rmdir(self.tmp)
