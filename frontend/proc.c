@@ -1,12 +1,14 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -303,6 +305,28 @@ static int sweep_once(pid_t run_pid, bool all, bool kill_live,
                 killed++;
         }
         return killed;
+}
+
+int proc_reap_within(pid_t pid, int max_ms)
+{
+        int64_t until = sbx_now_ms() + max_ms;
+        auto_fd pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+        struct pollfd p = { .fd = pidfd, .events = POLLIN };
+
+        for (;;) {
+                pid_t w = waitpid(pid, NULL, WNOHANG);
+                int64_t left = until - sbx_now_ms();
+
+                if (w == pid || (w < 0 && errno != EINTR))
+                        return w == pid || errno == ECHILD ? 0 : -1;
+                if (left <= 0)
+                        return -1;
+                /* without a pidfd (Linux < 5.3), a look every 10 ms */
+                if (pidfd < 0)
+                        nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
+                else
+                        (void)poll(&p, 1, (int)left);
+        }
 }
 
 void proc_reap_ending(int max_ms)

@@ -51,6 +51,11 @@ char *proc_find_exe(const char *name, const char *search_path);
 int proc_sweep_orphans(pid_t run_pid, bool all, bool kill_live,
                        const pid_t *keep, size_t nkeep);
 
+/* Waits up to max_ms for child pid to end and reaps it: 0, or -1 when it
+ * has not ended (left for the orphan sweep): a child we cannot signal (a
+ * setuid helper) must never hold sbx-run. */
+int proc_reap_within(pid_t pid, int max_ms);
+
 /* With no run in flight: waits up to max_ms for the children outside
  * sbx-run's session that are still ending (a helper's init finishes its
  * exit after the status line) and reaps them, so that their CPU counts as

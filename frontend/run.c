@@ -388,12 +388,15 @@ static int respawn_cold(struct sbx_run *r)
 }
 
 /* A warm run ends when its pipes are at EOF; without a status line its
- * zygote died: again on another (1), or cold. */
+ * zygote died, or stalled past the backstop (the zygote's own clock ends a
+ * run first) and was killed: neither is the sample's verdict, nor may it
+ * be the next one's. Again on another zygote (1), or cold. */
 static int step_warm(struct sbx_run *r)
 {
         drain_all(r);
         if (r->out_fd >= 0 || r->err_fd >= 0 || r->status_fd >= 0) {
                 if (sbx_now_ms() >= r->deadline_ms) {
+                        r->stalled |= !r->killed;
                         r->killed_wall |= !r->killed;
                         r->killed = true;
                         warm_run_kill(r);
@@ -403,10 +406,11 @@ static int step_warm(struct sbx_run *r)
         }
         r->status_buf[r->status_len] = '\0';
         bool lost = r->status_len == 0;
-        if (!r->killed && (lost || strstr(r->status_buf, "\"setup-error\""))) {
+        if ((!r->killed || (r->stalled && lost)) && (lost || strstr(r->status_buf, "\"setup-error\""))) {
                 if (!lost)
                         warm_run_fail_setup(r, r->status_buf);
                 reset_output(r);
+                r->killed = r->killed_wall = r->stalled = false;
                 if (lost && warm_run_again(r) == 1) {
                         r->start_ms = sbx_now_ms();
                         r->deadline_ms = r->start_ms + r->timeout_ms + WARM_GRACE_MS;

@@ -33,6 +33,7 @@ struct sbx_run {
          * zygote serving it, -1 when none */
         struct warm_spec *warm;
         int zygote;
+        bool stalled;                   /* its zygote missed the backstop: killed */
 };
 
 int run_start_tier(struct sandbox *sb, const struct tier_ops *t,

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -31,9 +32,11 @@
 #define ZYGOTE_MEMORY_EXTRA (64LL << 20) /* room for a sample's RLIMIT_AS (docs/warm.md) */
 #define ZYGOTE_MARGIN_MS    5000        /* no run may end after its zygote */
 #define WARM_MAX_TRIES      2           /* zygotes lost under one run */
+#define ZYGOTE_END_MS       5000        /* for the tier's process, once its zygote is killed */
 
 struct zygote {
-        pid_t pid;              /* -1: the slot is free */
+        pid_t pid;              /* the tier's process; -1: the slot is free */
+        int pidfd;              /* the zygote itself, once ready; -1: none */
         int ctl;                /* our end of its control socket */
         int64_t expires_ms;     /* the tier's wall clock ends it then */
         bool busy;
@@ -74,17 +77,25 @@ static void go_cold(struct warm_pool *p, bool for_good, const char *why)
         p->off |= for_good;
 }
 
+/* The zygote itself is killed (with it every run of its pid namespace),
+ * then the tier's process, which ends with it, is reaped within
+ * ZYGOTE_END_MS: in the helper tier that process is the root-owned helper,
+ * which our kill cannot reach (EPERM), and a zygote stuck under a run
+ * would otherwise hold sbx-run for its whole life (max_zygote_life). One
+ * that does not end is left to the orphan sweep. */
 static void zygote_end(struct zygote *z)
 {
-        int status;
-
         if (z->pid <= 0)
                 return;
         close(z->ctl);
+        if (z->pidfd >= 0) {
+                (void)syscall(SYS_pidfd_send_signal, z->pidfd, SIGKILL, NULL, 0);
+                close(z->pidfd);
+        }
         kill(z->pid, SIGKILL);
-        while (waitpid(z->pid, &status, 0) < 0 && errno == EINTR)
-                ;
-        z->pid = -1;
+        if (proc_reap_within(z->pid, ZYGOTE_END_MS) < 0)
+                sbx_trace("zygote's tier process left to the sweep");
+        z->pid = z->pidfd = -1;
         z->busy = z->starting = false;
 }
 
@@ -138,7 +149,9 @@ static int zygote_spawn(struct sandbox *sb, struct warm_pool *p, struct zygote *
                 snprintf(why, whylen, "%.200s", err.msg[0] ? err.msg : "out of memory");
                 goto out;
         }
-        if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
+        /* SO_PASSCRED: the ready message then says who the zygote is */
+        if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0 ||
+            setsockopt(sv[0], SOL_SOCKET, SO_PASSCRED, &(int){ 1 }, sizeof(int)) < 0) {
                 snprintf(why, whylen, "socketpair: %s", strerror(errno));
                 goto out;
         }
@@ -154,7 +167,7 @@ static int zygote_spawn(struct sandbox *sb, struct warm_pool *p, struct zygote *
                 close(sv[0]);
                 goto out;
         }
-        *z = (struct zygote){ .pid = pid, .ctl = sv[0], .starting = true,
+        *z = (struct zygote){ .pid = pid, .pidfd = -1, .ctl = sv[0], .starting = true,
                               .expires_ms = sbx_now_ms() + zp.lifetime_ms - ZYGOTE_MARGIN_MS };
         sbx_trace("zygote spawned");
         rc = 0;
@@ -168,7 +181,7 @@ out:
 static int zygote_ready(struct sandbox *sb, struct zygote *z, char *why, size_t whylen)
 {
         z->starting = false;
-        if (!warm_wait_ready(z->ctl) || warm_send_init(z->ctl) < 0) {
+        if (!warm_wait_ready(z->ctl, &z->pidfd) || warm_send_init(z->ctl) < 0) {
                 snprintf(why, whylen, "the zygote did not start in tier %s (its stderr says why)",
                          sb->tier->name);
                 zygote_end(z);
@@ -188,7 +201,7 @@ static int pool_reserve(struct warm_pool *p, size_t n)
                 return -1;
         p->z = grown;
         while (p->n < n)
-                p->z[p->n++] = (struct zygote){ .pid = -1, .ctl = -1 };
+                p->z[p->n++] = (struct zygote){ .pid = -1, .pidfd = -1, .ctl = -1 };
         return 0;
 }
 

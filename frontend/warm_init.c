@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "cleanup.h"
@@ -96,20 +97,45 @@ int warm_send_init(int ctl)
         return rc;
 }
 
-bool warm_wait_ready(int ctl)
+/* The sender's pid, which the kernel attaches (SO_PASSCRED) in our pid
+ * namespace, and opens as a pidfd at once: the zygote is waiting for its
+ * init message, alive. */
+static int sender_pidfd(struct msghdr *msg)
+{
+        struct ucred cred;
+
+        for (struct cmsghdr *c = CMSG_FIRSTHDR(msg); c; c = CMSG_NXTHDR(msg, c)) {
+                if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_CREDENTIALS ||
+                    c->cmsg_len != CMSG_LEN(sizeof(cred)))
+                        continue;
+                memcpy(&cred, CMSG_DATA(c), sizeof(cred));
+                if (cred.pid > 0)
+                        return (int)syscall(SYS_pidfd_open, cred.pid, 0);
+        }
+        return -1;
+}
+
+bool warm_wait_ready(int ctl, int *zygote)
 {
         struct pollfd pfd = { .fd = ctl, .events = POLLIN };
+        union { struct cmsghdr head; char buf[CMSG_SPACE(sizeof(struct ucred))]; } cbuf;
         char buf[256];
+        struct iovec iov = { .iov_base = buf, .iov_len = sizeof(buf) - 1 };
+        struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf.buf,
+                              .msg_controllen = sizeof(cbuf.buf) };
         ssize_t n;
 
+        *zygote = -1;
         if (poll(&pfd, 1, ZYGOTE_READY_MS) != 1)
                 return false;
-        n = recv(ctl, buf, sizeof(buf) - 1, 0);
+        n = recvmsg(ctl, &msg, MSG_CMSG_CLOEXEC);
         if (n <= 0)
                 return false;
         buf[n] = '\0';
         cJSON *j = cJSON_Parse(buf);
         bool ready = json_get_num(j, "ready", 0) == 1;
         cJSON_Delete(j);
+        if (ready)
+                *zygote = sender_pidfd(&msg);
         return ready;
 }

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #define WARM_MSG_MAX_FDS 16
 
@@ -14,7 +15,10 @@
 int warm_send_msg(int fd, const char *text, const int *fds, size_t nfds);
 /* The init message: 0, or -1. */
 int warm_send_init(int ctl);
-/* The zygote's {"ready":1} within ZYGOTE_READY_MS. */
-bool warm_wait_ready(int ctl);
+/* The zygote's {"ready":1} within ZYGOTE_READY_MS; a pidfd of the zygote
+ * itself in *zygote (-1 where the kernel gave none): the tier's process
+ * sbx-run started may be a setuid helper, which no signal of ours reaches,
+ * and the zygote is the caller's own process. ctl must have SO_PASSCRED. */
+bool warm_wait_ready(int ctl, int *zygote);
 
 #endif

@@ -53,14 +53,15 @@ print(w.get("warm"), w.get("cold"), w.get("cold_why"))' "$1" 2>/dev/null || echo
 # warm_suite_run PREFIX ARGS...: sbx-run --no-progress ARGS --out
 # PREFIX.out.jsonl --json as the test user (HOME its own, SBX_HELPER the
 # installed helper) under `hostile`, summary to PREFIX.json, stderr to
-# PREFIX.err, stdin from WARM_STDIN (default /dev/null); sets rc.
+# PREFIX.err, stdin from WARM_STDIN (default /dev/null), under an outer
+# timeout of WARM_TIMEOUT seconds (default 300); sets rc.
 # WARM_WRAP, when set, is a program run first with sbx-run's argv (a
 # caller's ulimits, say).
 warm_suite_run() {
         local prefix=$1; shift
         local home; home=$(getent passwd "$SBX_TEST_USER" | cut -d: -f6)
         rc=0
-        hostile 300 setpriv --reuid="$SBX_TEST_USER" --regid="$SBX_TEST_USER" --init-groups -- \
+        hostile "${WARM_TIMEOUT:-300}" setpriv --reuid="$SBX_TEST_USER" --regid="$SBX_TEST_USER" --init-groups -- \
                 env -i PATH=/usr/bin:/bin HOME="$home" LANG=C.UTF-8 SBX_HELPER="$SBX_HELPER" \
                 ${WARM_WRAP:-} "$SBX_RUN" --no-progress "$@" --out "$prefix.out.jsonl" --json \
                 > "$prefix.json" 2> "$prefix.err" < "${WARM_STDIN:-/dev/null}" || rc=$?
