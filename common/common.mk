@@ -1,11 +1,12 @@
 # Code shared by the helper and the frontend: the seccomp policy, the table
-# of system directories (sysdirs.c), the cleanup attributes (cleanup.h).
+# of system directories (sysdirs.c), the cleanup attributes (cleanup.h), the
+# run's IPC limits (ipc_limits.c, also in sbx-run-init).
 # policy/seccomp.policy is embedded as a C string and compiled with
 # libseccomp when sbx is built (seccomp-gen); both programs carry only the
 # BPF program that makes (common/seccomp_bpf.c), so neither compiles a policy
 # or loads libseccomp at run time.
 COMMON_OBJS    := $(BUILD)/common/seccomp_bpf.o $(BUILD)/common/sysdirs.o \
-                  $(BUILD)/common/zygote.o
+                  $(BUILD)/common/zygote.o $(BUILD)/common/ipc_limits.o
 # The compiler, for seccomp-gen, the unit tests and the fuzzer.
 POLICY_OBJS    := $(BUILD)/common/seccomp_policy.o
 SECCOMP_CFLAGS := $(shell $(PKG_CONFIG) --cflags libseccomp)

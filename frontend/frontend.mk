@@ -40,8 +40,8 @@ $(BUILD)/frontend/driver.o: ALL_CFLAGS += -I$(BUILD)/gen
 # (run_init_elf.S): static, for no library need be there, and hardened as a
 # release build even in the sanitizer build (a sanitizer runtime needs the
 # dynamic loader).
-RUN_INIT_SRCS := $(sort $(wildcard frontend/zygote/init/*.c))
-$(BUILD)/sbx-run-init: $(RUN_INIT_SRCS) frontend/zygote/init/run_init.h common/cleanup.h
+RUN_INIT_SRCS := $(sort $(wildcard frontend/zygote/init/*.c)) common/ipc_limits.c
+$(BUILD)/sbx-run-init: $(RUN_INIT_SRCS) frontend/zygote/init/run_init.h common/cleanup.h common/ipc_limits.h
 	@mkdir -p $(dir $@)
 	$(CC) $(RELEASE_CFLAGS) $(COMMON_CPPFLAGS) $(CFLAGS) -static-pie -s $(RELRO_LDFLAGS) -o $@ $(RUN_INIT_SRCS)
 # The warm candidate's confinement (frontend/zygote/candidate/): flat,

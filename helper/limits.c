@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "helper.h"
+#include "ipc_limits.h"
 
 /* Our own processes of the caller's uid (supervisor, init) that count
  * against a per-uid RLIMIT_NPROC on top of what the caller already runs. */
@@ -14,8 +15,6 @@
 #define RUN_CGROUP_RMDIR_TRIES 200     /* 1 ms apart */
 #define SBX_RLIMIT_STACK (8ULL << 20)
 #define SBX_RLIMIT_SIGPENDING 256
-#define SBX_SHMMNI 8                    /* SysV shm segments of a run */
-#define SBX_MSGMNI 8                    /* SysV message queues of a run (16 KiB each) */
 
 /* Never above the caller's hard limit (pam_limits', Slurm's): a limit is
  * only ever lowered, and one asked above the caller's is clamped to it. */
@@ -52,24 +51,16 @@ void limits_apply_rlimits(const struct request *rq)
         limits_set(RLIMIT_NPROC, "nproc", RLIM_INFINITY, RLIM_INFINITY);
 }
 
-/* SysV shared memory is charged to no process: in the run's own IPC
- * namespace (init's, written through /proc/sys, which acts on the writer's
- * namespace) all segments together hold at most --memory (tmpfs_size for
- * --memory none), in a handful of segments; message queues likewise few. */
+/* SysV IPC is charged to no process: the run's own IPC namespace (init's)
+ * holds at most --memory of shared memory (tmpfs_size for --memory none),
+ * few queues and semaphores (common/ipc_limits.c, sbx-run-init's too). */
 void limits_ipc_namespace(const struct request *rq)
 {
-        uint64_t bytes = rq->limit[LIM_MEMORY] == SBX_LIMIT_NONE ? rq->limit[LIM_TMPFS] : rq->limit[LIM_MEMORY];
-        long page = sysconf(_SC_PAGESIZE);
-        const char *keys[] = { "shmmax", "shmall", "shmmni", "msgmni" };
-        unsigned long long values[] = { bytes, bytes / (uint64_t)(page > 0 ? page : 4096), SBX_SHMMNI, SBX_MSGMNI };
-        char path[64], text[32];
+        const char *what = "";
 
-        for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-                snprintf(path, sizeof(path), "/proc/sys/kernel/%s", keys[i]);
-                snprintf(text, sizeof(text), "%llu", values[i]);
-                if (write_file_at(AT_FDCWD, path, text) < 0)
-                        die_errno("write %s in the run's IPC namespace", path);
-        }
+        if (sbx_ipc_limits((long long)(rq->limit[LIM_MEMORY] == SBX_LIMIT_NONE ? rq->limit[LIM_TMPFS] :
+                                       rq->limit[LIM_MEMORY]), &what) < 0)
+                die_errno("write %s in the run's IPC namespace", what);
 }
 
 /* Processes of uid on the host, via a /proc opened before the pid namespace.

@@ -58,7 +58,8 @@ static void print_memory_bound(const struct run_cgroup *mem, bool usable)
         printf("\"memory\":{\"cgroup\":%s", usable ? "true" : "false");
         print_cgroup(",\"memory_cgroup\":", mem, usable);
         printf(",\"bounded\":[\"address space of each process (RLIMIT_AS)\","
-               "\"SysV shared memory, all segments together (shmall, shmmax, shmmni 8)\"%s],"
+               "\"SysV shared memory, all segments together (shmall, shmmax, shmmni 8)\","
+               "\"SysV semaphores (kernel.sem 32 256 32 8) and message queues (msgmni 8)\"%s],"
                "\"tmpfs\":\"one tmpfs of tmpfs_size (one inode per 2 KiB) for /tmp, /dev/shm, home and a private workdir\",",
                usable ? ",\"all the run's memory together (memory.max, no swap): page cache, kernel memory, "
                         "shm, memfd and tmpfs pages it faults in\"" : "");

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "ipc_limits.h"
 #include "run_init.h"
 
 static void write_file(const char *path, const char *text)
@@ -47,23 +48,14 @@ static void bring_up_lo(void)
                 init_die(errno, "bring up loopback");
 }
 
-/* SysV shm at most SHM_BYTES (--memory, or the tmpfs for none), in few
- * segments, few message queues: as the helper's limits_ipc_namespace. */
+/* SysV shm at most SHM_BYTES (--memory, or the tmpfs for none), few
+ * segments, queues and semaphores: the helper's limits (common/ipc_limits.c). */
 static void limit_ipc(long long shm_bytes)
 {
-        long page = sysconf(_SC_PAGESIZE);
-        const struct { const char *key; long long value; } limits[] = {
-                { "shmmax", shm_bytes }, { "shmall", shm_bytes / (page > 0 ? page : 4096) },
-                { "shmmni", INIT_SHMMNI }, { "msgmni", INIT_MSGMNI },
-        };
+        const char *what = "";
 
-        for (size_t i = 0; i < sizeof(limits) / sizeof(limits[0]); i++) {
-                char path[64], value[32];
-
-                snprintf(path, sizeof(path), "/proc/sys/kernel/%s", limits[i].key);
-                snprintf(value, sizeof(value), "%lld", limits[i].value);
-                write_file(path, value);
-        }
+        if (sbx_ipc_limits(shm_bytes, &what) < 0)
+                init_die(errno, "write %s", what);
 }
 
 void init_enter_namespaces(const struct init_request *rq)

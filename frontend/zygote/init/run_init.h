@@ -14,8 +14,6 @@
 #define INIT_MAX_HOMES 4
 #define INIT_MAX_BINDS 64
 #define INIT_MAX_FILES 64               /* the zygote's MAX_FILES */
-#define INIT_SHMMNI 8                   /* as the helper's limits_ipc_namespace */
-#define INIT_MSGMNI 8
 #define INIT_TMPFS_INODE_BYTES 2048     /* one inode per 2 KiB, as helper/mounts.c */
 #define INIT_SETUP_EXIT 127
 #define INIT_SCRATCH ".sbx-tmpfs"
