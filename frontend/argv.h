@@ -14,6 +14,11 @@
 #define CHILD_FD_EXTRA    3     /* helper: status fd; bwrap: seccomp BPF */
 #define CHILD_FD_STATUS2  4     /* bwrap: --json-status-fd */
 #define CHILD_FD_DATA     5     /* bwrap: a run's file, --ro-bind-data */
+#define CHILD_FD_INIT     6     /* bwrap: sbx-run-init, the run's pid 1 */
+/* The run's pid 1 where the tier runs sbx's own (tier_ops.runs_init):
+ * sbx-run-init on CHILD_FD_INIT, exec'd by bwrap inside the sandbox. */
+#define RUN_INIT_PATH     "/proc/self/fd/6"
+#define RUN_INIT_ARG      "--exec"
 /* bwrap's root tmpfs holds only mount points and symlinks, and is
  * remounted read-only before the program starts. */
 #define BWRAP_ROOT_BYTES  (1LL << 20)

@@ -99,6 +99,11 @@ int probe_tool_missing(struct sandbox *sb, enum tier t)
                 return set_why(sb, t, "the seccomp program cannot be handed to %s (%s), "
                                "and %s is never run without it", o->tool,
                                sb->seccomp_why ? sb->seccomp_why : "unknown", o->tool) + 1;
+        /* nor without sbx-run-init as its pid 1 (tier_bwrap.c) */
+        if (o->runs_init && sb->tool[t] && sb->init_fd < 0)
+                return set_why(sb, t, "sbx-run-init cannot be handed to %s (%s), and %s is never "
+                               "run with a pid 1 of its own", o->tool,
+                               sb->init_why ? sb->init_why : "unknown", o->tool) + 1;
         if (!o->tool || sb->tool[t])
                 return 0;
         return set_why(sb, t, "%s not found on PATH%s", o->tool, o->tool_hint) + 1;

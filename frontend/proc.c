@@ -104,6 +104,13 @@ static __attribute__((noreturn)) void child_exec(const struct proc_spec *s,
                 if (move_fd(s->data_fd, 5) < 0)
                         CHILD_FAIL(f, "dup2 data fd");
                 top = 5;
+        } else {
+                close(5);       /* a gap below the init fd: nothing inherited */
+        }
+        if (s->init_fd > STDERR_FILENO) {
+                if (move_fd(s->init_fd, 6) < 0)
+                        CHILD_FAIL(f, "dup2 init fd");
+                top = 6;
         }
         if (close_range(top + 1, ~0U, 0) < 0)
                 CHILD_FAIL(f, "close_range");
@@ -275,9 +282,12 @@ static size_t list_children(pid_t *out, size_t max)
         return n;
 }
 
+#define SWEEP_KILL_WAIT_MS 1000  /* for a killed orphan to end: then the next sweep's */
+
 /* One pass over our children: reaps dead orphans (a tier's own helper
  * processes re-parent to us as subreaper; left unreaped they pile up over a
- * suite), and with kill_live kills and reaps the matching live ones. */
+ * suite), and with kill_live kills and reaps the matching live ones; one
+ * that is not ours to kill (a setuid helper's) is left to end by itself. */
 static int sweep_once(pid_t run_pid, bool all, bool kill_live,
                       const pid_t *keep, size_t nkeep)
 {
@@ -299,9 +309,9 @@ static int sweep_once(pid_t run_pid, bool all, bool kill_live,
                         continue;
                 if (!all && pgrp != run_pid && sid != run_pid)
                         continue;
-                kill(pid, SIGKILL);
-                while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-                        ;
+                if (kill(pid, SIGKILL) < 0)
+                        continue;
+                (void)proc_reap_within(pid, SWEEP_KILL_WAIT_MS);
                 killed++;
         }
         return killed;

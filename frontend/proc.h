@@ -25,12 +25,13 @@ struct proc_spec {
         int stdin_fd, stdout_fd, stderr_fd;
         int extra_fd[2];                /* become fds 3 and 4; -1: none */
         int data_fd;                    /* becomes fd 5 when above 2 (0: none) */
+        int init_fd;                    /* becomes fd 6 when above 2 (0: none) */
         const struct proc_limits *limits; /* NULL: none */
 };
 
 /* Returns the pid, or -1 with err (exec failures are reported here too,
  * with the step that failed). The child is in a new session, gets SIGKILL
- * if sbx-run dies, and inherits no fd but 0, 1, 2 (and 3, 4, 5 when given). */
+ * if sbx-run dies, and inherits no fd but 0, 1, 2 (and 3 to 6 when given). */
 pid_t proc_spawn(const struct proc_spec *spec, struct sbx_err *err);
 
 /* Runs argv unsandboxed with stdout+stderr captured (capped, tail kept)
@@ -45,9 +46,10 @@ char *proc_find_exe(const char *name, const char *search_path);
 
 /* Reaps dead children that runs left behind (PR_SET_CHILD_SUBREAPER makes
  * them ours), and with kill_live kills and reaps the live ones: those from
- * session/process group `run_pid`, and, when `all` is set (no run in
- * flight), every child outside sbx-run's own session. Live run pids are in
- * keep[0..nkeep). Returns how many live ones were killed. */
+ * session/process group `run_pid`, and, when `all` is set, every child
+ * outside sbx-run's own session. Live run pids are in keep[0..nkeep). One
+ * that cannot be killed (EPERM) is skipped, and none is waited for past a
+ * second. Returns how many live ones were killed. */
 int proc_sweep_orphans(pid_t run_pid, bool all, bool kill_live,
                        const pid_t *keep, size_t nkeep);
 

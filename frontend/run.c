@@ -105,6 +105,8 @@ static int run_spawn(struct sbx_run *r, const struct strvec *argv,
                 return -1;
         if (r->tier->status_fd)
                 ps.extra_fd[r->tier->status_fd - CHILD_FD_EXTRA] = st_w;
+        if (r->tier->runs_init)
+                ps.init_fd = sb->init_fd;
         r->pid = proc_spawn(&ps, err);
         if (r->pid < 0)
                 return -1;
@@ -329,17 +331,24 @@ static void drain_all(struct sbx_run *r)
  * it is not told to keep, and a run whose exited child it reaped would
  * wait for its deadline and be recorded "timed out". -j is at most
  * SBX_JOBS_MAX, so the others fit; should they not, the sweep waits for
- * a later run's (the weak tiers' group is still killed now). */
+ * a later run's (the weak tiers' group is still killed now).
+ * What is left of a run is killed in every tier. In the weak ones a run's
+ * daemon is ours while it runs, so with others in flight only this run's
+ * session and group go. In the strong ones nothing of a run in flight is
+ * ever ours (each stays below its helper or bwrap, which we keep): a live
+ * orphan escaped a run that ended (bwrap's own pid 1 did, rewritten by its
+ * sample), and goes whichever run it was. */
 static void sweep(struct sbx_run *r)
 {
         pid_t keep[2 * SBX_JOBS_MAX];   /* runs and zygotes */
         size_t nkeep = 0;
-        bool all = true;
+        bool all = true, weak = r->tier->weak;
 
         for (struct sbx_run *o = r->sb->runs; o; o = o->next) {
                 if (o == r)
                         continue;
                 all = false;
+                weak |= o->tier->weak;
                 if (o->reaped || o->pid <= 0)
                         continue;
                 if (nkeep == SBX_JOBS_MAX) {
@@ -350,9 +359,7 @@ static void sweep(struct sbx_run *r)
                 keep[nkeep++] = o->pid;
         }
         warm_keep_pids(r->sb, keep, &nkeep, SBX_JOBS_MAX);
-        /* The strong tiers kill their tree themselves; their dead helper
-         * processes still need reaping. The weak tiers rely on this sweep. */
-        proc_sweep_orphans(r->pid, all, r->tier->weak, keep, nkeep);
+        proc_sweep_orphans(r->pid, all || !weak, true, keep, nkeep);
 }
 
 /* A lost warm run's output is dropped before it runs again. */

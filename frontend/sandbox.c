@@ -17,6 +17,7 @@
 
 #include "interp.h"
 #include "proc.h"
+#include "run_init_fd.h"
 #include "sandbox_impl.h"
 #include "seccomp_bpf.h"
 #include "warm.h"
@@ -206,14 +207,14 @@ static char *find_tool(const struct tier_ops *o)
 
 static int make_scratch(struct sandbox *sb, struct sbx_err *err);
 
-/* A file for the BPF program that no other process can reach: a memfd,
- * else (a host filter may deny memfd_create) an unlinked file in our 0700
- * scratch directory, which is made only then. */
-static int seccomp_file(struct sandbox *sb, char *why, size_t len)
+/* A file that no other process can reach (the BPF program, sbx-run-init):
+ * a memfd, else (a host filter may deny memfd_create) an unlinked file in
+ * our 0700 scratch directory, which is made only then. */
+static int private_file(struct sandbox *sb, const char *name, char *why, size_t len)
 {
         char path[PATH_MAX];
         struct sbx_err err = { 0 };
-        int fd = memfd_create("sbx-seccomp-bpf", MFD_CLOEXEC);
+        int fd = memfd_create(name, MFD_CLOEXEC);
 
         if (fd >= 0)
                 return fd;
@@ -225,7 +226,7 @@ static int seccomp_file(struct sandbox *sb, char *why, size_t len)
         fd = open(sb->scratch, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
         if (fd >= 0)
                 return fd;
-        if (snprintf(path, sizeof(path), "%s/seccomp-XXXXXX", sb->scratch) >= (int)sizeof(path))
+        if (snprintf(path, sizeof(path), "%s/%s-XXXXXX", sb->scratch, name) >= (int)sizeof(path))
                 return errno = ENAMETOOLONG, -1;
         sb->scratch_used = true;
         fd = mkostemp(path, O_CLOEXEC);
@@ -245,7 +246,7 @@ static int seccomp_file(struct sandbox *sb, char *why, size_t len)
 static void export_seccomp(struct sandbox *sb)
 {
         char why[512] = "";
-        int fd = seccomp_file(sb, why, sizeof(why));
+        int fd = private_file(sb, "sbx-seccomp-bpf", why, sizeof(why));
 
         if (fd >= 0 && sbx_seccomp_write(fd) < 0) {
                 snprintf(why, sizeof(why), "writing the seccomp program: %s", strerror(errno));
@@ -255,6 +256,27 @@ static void export_seccomp(struct sandbox *sb)
         sb->seccomp_fd = fd;
         if (fd < 0)
                 sb->seccomp_why = strdup(why[0] ? why : "export failed");
+}
+
+/* sbx-run-init for the runs' pid 1 (tier_ops.runs_init), which every run
+ * execs from the same file, read-only: a sealed memfd, else an unlinked
+ * file of ours; without it the tier does not work. */
+static void export_init(struct sandbox *sb)
+{
+        char why[512] = "";
+        int fd = run_init_fd();
+
+        if (fd < 0 && (fd = private_file(sb, "sbx-run-init", why, sizeof(why))) >= 0 &&
+            (fchmod(fd, 0700) < 0 || run_init_write(fd) < 0)) {
+                snprintf(why, sizeof(why), "writing sbx-run-init: %s", strerror(errno));
+                close(fd);
+                fd = -1;
+        }
+        if (fd >= 0 && (fd = run_init_read_only(fd)) < 0)
+                snprintf(why, sizeof(why), "reopening sbx-run-init: %s", strerror(errno));
+        sb->init_fd = fd;
+        if (fd < 0)
+                sb->init_why = strdup(why[0] ? why : "export failed");
 }
 
 static int build_root_dirs(struct host_dir *dirs, char links[][256], size_t *n)
@@ -351,6 +373,8 @@ int sandbox_tier_ready(struct sandbox *sb, enum tier t, struct sbx_err *err)
         sb->tool[t] = find_tool(o);
         if (o->needs_seccomp && sb->tool[t])
                 export_seccomp(sb);
+        if (o->runs_init && sb->tool[t] && sb->init_fd < 0)
+                export_init(sb);
         if (o->counts_nproc)
                 sb->nproc_limit = count_user_processes() + NPROC_HEADROOM;
         if (build_prefix(sb, t, err) < 0)
@@ -360,13 +384,13 @@ int sandbox_tier_ready(struct sandbox *sb, enum tier t, struct sbx_err *err)
         return 0;
 }
 
-/* fds 3 to 5 become the children's extra fds; keeping them taken in
+/* fds 3 to 6 become the children's extra fds; keeping them taken in
  * sbx-run means no pipe of ours is ever created there and clobbered. */
 static int reserve_low_fds(struct sandbox *sb, struct sbx_err *err)
 {
         int fd;
 
-        while ((fd = open("/dev/null", O_RDONLY | O_CLOEXEC)) >= 0 && fd <= CHILD_FD_DATA)
+        while ((fd = open("/dev/null", O_RDONLY | O_CLOEXEC)) >= 0 && fd <= CHILD_FD_INIT)
                 ;
         if (fd < 0)
                 return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "/dev/null");
@@ -422,7 +446,7 @@ int sandbox_prepare(struct sandbox **out, const struct sandbox_opts *opts,
                 return sbx_fail_oom(err, "sandbox");
         sb->opts = *opts;
         apply_defaults(&sb->opts);
-        sb->seccomp_fd = sb->devnull_fd = -1;
+        sb->seccomp_fd = sb->init_fd = sb->devnull_fd = -1;
         /* orphans of the weak tiers re-parent to us, so we can kill them */
         if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0 ||
             reserve_low_fds(sb, err) < 0 || resolve_python(sb, err) < 0)
@@ -458,6 +482,9 @@ void sandbox_close(struct sandbox *sb)
         strvec_free(&sb->env);
         if (sb->seccomp_fd >= 0)
                 close(sb->seccomp_fd);
+        if (sb->init_fd >= 0)
+                close(sb->init_fd);
+        free(sb->init_why);
         if (sb->devnull_fd >= 0)
                 close(sb->devnull_fd);
         free(sb->seccomp_why);

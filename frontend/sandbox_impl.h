@@ -37,6 +37,8 @@ struct sandbox {
         struct strvec prefix[TIER_COUNT]; /* per-tier argv before the per-run part */
         int seccomp_fd;                 /* BPF program for bwrap --seccomp, or -1 */
         char *seccomp_why;              /* why there is none: then bwrap is not used */
+        int init_fd;                    /* sbx-run-init for bwrap's pid 1, or -1 */
+        char *init_why;                 /* why there is none: likewise */
         int devnull_fd;
         char *scratch;                  /* session scratch root, made on first use
                                          * (NULL until then), removed at close */

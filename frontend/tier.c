@@ -30,7 +30,7 @@ static const struct tier_ops tier_table[TIER_COUNT] = {
                 .status_fd = CHILD_FD_STATUS2, .reports_start = true,
                 .classify = bwrap_classify,
                 .binds_data = true,
-                .needs_seccomp = true, .needs_root_dirs = true,
+                .needs_seccomp = true, .runs_init = true, .needs_root_dirs = true,
                 .uses_userns = true,
         },
         [TIER_UNSHARE] = {
@@ -121,6 +121,8 @@ int tier_build_argv(enum tier t, const struct strvec *prefix,
                 rc |= o->build_run(rp, out);
                 rc |= strvec_push(out, "--");
         }
+        if (o && o->runs_init)
+                rc |= strvec_extend(out, (const char *[]){ RUN_INIT_PATH, RUN_INIT_ARG, NULL });
         rc |= strvec_extend(out, (const char *const *)rp->argv);
         return rc ? -1 : 0;
 }

@@ -47,8 +47,16 @@ static int bwrap_root(const struct tier_params *p, struct strvec *v, bool zygote
                         rc |= strvec_extend(v, (const char *[]){
                                 "--ro-bind", d->path, d->path, NULL });
         }
-        rc |= strvec_extend(v, (const char *[]){ "--proc", "/proc", "--dev", "/dev",
-                                                 "--remount-ro", "/dev", NULL });
+        /* bwrap binds /proc/sys read-only only where it can write it, and
+         * access(W_OK) on the 0555 directory fails: a run's own IPC and pid
+         * namespace knobs (kernel.shm*, sem, msg*, fs.mqueue, ns_last_pid)
+         * were writable. Read-only, as the helper's; not the zygote's, which
+         * unmounts what covers its /proc (this bind of the host's proc is
+         * locked: it could not) and whose runs bind their own. */
+        rc |= strvec_extend(v, (const char *[]){ "--proc", "/proc", NULL });
+        if (!zygote)
+                rc |= strvec_extend(v, (const char *[]){ "--ro-bind", "/proc/sys", "/proc/sys", NULL });
+        rc |= strvec_extend(v, (const char *[]){ "--dev", "/dev", "--remount-ro", "/dev", NULL });
         rc |= capped_tmpfs(v, p->tmpfs_bytes, "/dev/shm");
         rc |= capped_tmpfs(v, p->tmpfs_bytes, "/tmp");
         /* after the /tmp tmpfs, so binds under /tmp (a venv cache there) show */
@@ -56,6 +64,11 @@ static int bwrap_root(const struct tier_params *p, struct strvec *v, bool zygote
                 rc |= strvec_extend(v, (const char *[]){ "--ro-bind", *b, *b, NULL });
         if (zygote)
                 return rc ? -1 : 0;
+        /* pid 1 is sbx-run-init (tier.c puts it before the run's argv),
+         * not bwrap's own init: that had the sample's uid and was
+         * dumpable, and a sample that rewrote it through /proc/1/mem
+         * forged the run's exit status and outlived it */
+        rc |= strvec_push(v, "--as-pid-1");
         if (p->seccomp)
                 rc |= argv_push_num(v, "--seccomp", CHILD_FD_EXTRA);
         rc |= argv_push_num(v, "--json-status-fd", CHILD_FD_STATUS2);
@@ -107,7 +120,10 @@ int bwrap_run(const struct run_params *rp, struct strvec *v)
 }
 
 /* bwrap reports {"child-pid": N} once the sandbox is up and
- * {"exit-code": N} (128 + signal for a signaled child) at the end. */
+ * {"exit-code": N} (128 + signal for a signaled child) at the end, once
+ * its child, sbx-run-init, was exec'd: without that, and bwrap exited of
+ * itself, the run's init never started (its exec failed), and neither did
+ * the program. Nothing in the run can reach bwrap's report. */
 int bwrap_classify(struct run_result *res, const char *text, int *code, int *sig)
 {
         bool started = strstr(text, "\"child-pid\"") != NULL;
@@ -117,8 +133,9 @@ int bwrap_classify(struct run_result *res, const char *text, int *code, int *sig
         /* bwrap writes child-pid just before it runs the program: without
          * it the program never started, whatever ended bwrap (its exit, or
          * a signal such as a host filter's SIGSYS) */
-        if (!started) {
-                run_result_tool_failed(res, "bwrap setup failed", *sig);
+        if (!started || (!ec && *sig == 0)) {
+                run_result_tool_failed(res, started ? "bwrap could not start the run's init" :
+                                       "bwrap setup failed", *sig);
                 res->never_started = true;
                 return 1;
         }

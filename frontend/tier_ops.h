@@ -47,6 +47,10 @@ struct tier_ops {
         int (*classify)(struct run_result *res, const char *status_text,
                         int *code, int *sig);
         bool needs_seccomp;     /* never runs without the BPF program on CHILD_FD_EXTRA */
+        /* its pid 1 is sbx-run-init (on CHILD_FD_INIT), before the run's
+         * argv: nothing of the tool's own, which the sample could reach,
+         * speaks for the run; never runs without it */
+        bool runs_init;
         bool needs_root_dirs;   /* builds its own root from the host's top-level dirs */
         bool sets_own_limits;   /* applies the rlimits itself, inside */
         bool counts_nproc;      /* RLIMIT_NPROC above the user's own process count */

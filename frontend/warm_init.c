@@ -5,7 +5,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -13,16 +12,12 @@
 #include "cleanup.h"
 #include "driver.h"
 #include "evalplus.h"
+#include "run_init_fd.h"
 #include "seccomp_bpf.h"
 #include "util.h"
 #include "warm_init.h"
 
 #define ZYGOTE_READY_MS 15000           /* interpreter start-up on a loaded host */
-#define MEMFD_EXEC      0x0010U         /* MFD_EXEC, Linux 6.3 */
-
-/* frontend/run_init_elf.S */
-extern const unsigned char sbx_run_init_elf[], sbx_run_init_elf_end[];
-extern const unsigned char sbx_candidate_code[], sbx_candidate_code_end[];
 
 int warm_send_msg(int fd, const char *text, const int *fds, size_t nfds)
 {
@@ -59,32 +54,13 @@ static char *init_json(void)
         return text;
 }
 
-/* Bytes sbx-run carries (frontend/run_init_elf.S) in a sealed memfd,
- * which reaches inside every tier's sandbox where no installed path need
- * be: sbx-run-init (frontend/zygote/init/), which the zygote spawns as each
- * run's B, and the candidate's confinement (frontend/zygote/candidate/),
- * which it maps for C to call. */
-static int sealed_memfd(const char *name, const unsigned char *start, const unsigned char *end)
-{
-        /* Executable by request where the kernel knows to ask (6.3: else
-         * vm.memfd_noexec may make it not); EINVAL before. */
-        auto_fd fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING | MEMFD_EXEC);
-
-        if (fd < 0 && errno == EINVAL)
-                fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
-        if (fd < 0 || sbx_write_all(fd, start, (size_t)(end - start)) < 0 ||
-            fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) < 0)
-                return -1;
-        return take_fd(&fd);
-}
-
 /* The cold path's filter, through a pipe the zygote reads to EOF, the run
  * init and the candidate's confinement. */
 int warm_send_init(int ctl)
 {
         auto_free char *text = init_json();
-        auto_fd init = sealed_memfd("sbx-run-init", sbx_run_init_elf, sbx_run_init_elf_end);
-        auto_fd candidate = sealed_memfd("sbx-candidate", sbx_candidate_code, sbx_candidate_code_end);
+        auto_fd init = run_init_fd();
+        auto_fd candidate = candidate_code_fd();
         int bpf[2], rc;
 
         if (!text || init < 0 || candidate < 0 || pipe2(bpf, O_CLOEXEC) < 0)

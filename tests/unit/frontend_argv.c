@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "argv.h"
+#include "tier_ops.h"
 
 static const struct host_dir merged_usr[] = {
         { "/bin", "usr/bin" }, { "/lib", "usr/lib" }, { "/lib64", NULL },
@@ -65,8 +66,12 @@ static void bwrap_root_is_allow_listed(void **state)
         assert_true(HAS(&v, "--ro-bind", "/etc", "/etc"));
         assert_true(HAS(&v, "--symlink", "usr/bin", "/bin"));
         assert_true(HAS(&v, "--ro-bind", "/lib64", "/lib64"));
-        assert_true(HAS(&v, "--proc", "/proc"));
+        /* /proc/sys read-only, which bwrap leaves writable (its own cover
+         * needs access(W_OK) on the 0555 directory) */
+        assert_true(HAS(&v, "--proc", "/proc", "--ro-bind", "/proc/sys", "/proc/sys"));
         assert_true(HAS(&v, "--dev", "/dev"));
+        /* pid 1 is sbx-run-init, not bwrap's own init */
+        assert_true(HAS(&v, "--as-pid-1"));
         assert_true(HAS(&v, "--size", "1048576", "--tmpfs", "/tmp"));
         /* bwrap's own tmpfs have no size: the root is ours, capped, first;
          * /dev is read-only, its shm a capped tmpfs mounted after that */
@@ -96,8 +101,8 @@ static void bwrap_private_workdir_is_capped_tmpfs(void **state)
         assert_true(HAS(&v, "--size", "4096", "--tmpfs", "/w"));
         assert_true(HAS(&v, "--ro-bind", "/w/program.py", "/w/program.py"));
         /* the root goes read-only after the last mount */
-        assert_true(HAS(&v, "--remount-ro", "/", "--chdir", "/w", "--", "/tmp/cache/venv/bin/python",
-                        "-I", "-B", "/w/program.py"));
+        assert_true(HAS(&v, "--remount-ro", "/", "--chdir", "/w", "--", RUN_INIT_PATH, RUN_INIT_ARG,
+                        "/tmp/cache/venv/bin/python", "-I", "-B", "/w/program.py"));
         assert_false(HAS(&v, "--bind", "/w", "/w"));
         assert_null(v.items[v.len]);
         strvec_free(&prefix);
@@ -121,8 +126,8 @@ static void bwrap_workdir_data_is_copied_in(void **state)
         assert_true(HAS(&v, "--size", "4096", "--tmpfs", "/w", "--perms", "0644",
                         "--ro-bind-data", "5", "/w/program.py", "--remount-ro", "/"));
         assert_false(HAS(&v, "--ro-bind", "/w/program.py", "/w/program.py"));
-        assert_true(HAS(&v, "--chdir", "/w", "--", "/tmp/cache/venv/bin/python",
-                        "-I", "-B", "/w/program.py"));
+        assert_true(HAS(&v, "--chdir", "/w", "--", RUN_INIT_PATH, RUN_INIT_ARG,
+                        "/tmp/cache/venv/bin/python", "-I", "-B", "/w/program.py"));
         strvec_free(&prefix);
         strvec_free(&v);
 }
@@ -139,6 +144,25 @@ static void bwrap_user_workdir_is_bound_rw(void **state)
         assert_true(HAS(&v, "--bind", "/home/u/w", "/home/u/w", "--remount-ro", "/"));
         assert_false(HAS(&v, "--seccomp"));
         strvec_free(&prefix);
+        strvec_free(&v);
+}
+
+/* The zygote's bwrap: its own init (it forks as the tier's pid 1 would),
+ * and /proc without binds over it (it unmounts them; a locked bind of the
+ * host's /proc/sys it could not). Its runs get sbx-run-init and their own
+ * read-only /proc/sys. */
+static void bwrap_zygote_has_no_run_init(void **state)
+{
+        struct tier_params p = params("/usr/bin/bwrap");
+        char *const zargv[] = { "/usr/bin/python3", "-I", "-B", "-c", "zygote", NULL };
+        struct zygote_params zp = { .argv = zargv, .memory_bytes = -1 };
+        struct strvec v = { 0 };
+
+        assert_int_equal(bwrap_zygote(&p, &zp, &v), 0);
+        assert_false(HAS(&v, "--as-pid-1"));
+        assert_false(HAS(&v, "/proc/sys"));
+        assert_false(HAS(&v, RUN_INIT_PATH));
+        assert_true(HAS(&v, "--", "/usr/bin/python3", "-I", "-B", "-c", "zygote"));
         strvec_free(&v);
 }
 
@@ -228,6 +252,7 @@ int main(void)
                 cmocka_unit_test(bwrap_private_workdir_is_capped_tmpfs),
                 cmocka_unit_test(bwrap_workdir_data_is_copied_in),
                 cmocka_unit_test(bwrap_user_workdir_is_bound_rw),
+                cmocka_unit_test(bwrap_zygote_has_no_run_init),
                 cmocka_unit_test(helper_gets_limits_as_options),
                 cmocka_unit_test(weak_tiers),
                 cmocka_unit_test(env_is_base_workdir_then_extras),

@@ -98,6 +98,7 @@ static void summary_rules(void **state)
 }
 
 #define EXITED(c) ((c) << 8)
+#define SIGNALED(s) (s)
 
 static void classify_cpu_limit(void **state)
 {
@@ -167,6 +168,20 @@ static void classify_bwrap(void **state)
         run_classify(&r, TIER_BWRAP, EXITED(1), "", false, false, 4);
         assert_int_equal(r.status, RUN_ERROR);
         assert_non_null(strstr(r.detail, "Creating new namespace failed"));
+        assert_true(r.never_started);
+        /* a child-pid but no exit-code, bwrap exited of itself: its exec of
+         * the run's init (sbx-run-init) failed, nothing of the program ran */
+        memset(&r, 0, sizeof(r));
+        set_tail(&r.err, "bwrap: execvp /proc/self/fd/6: Permission denied\n");
+        run_classify(&r, TIER_BWRAP, EXITED(1), "{ \"child-pid\": 3 }\n", false, false, 4);
+        assert_int_equal(r.status, RUN_ERROR);
+        assert_true(r.never_started);
+        assert_non_null(strstr(r.detail, "could not start the run's init"));
+        /* killed by a signal (not ours): as the wait status says */
+        memset(&r, 0, sizeof(r));
+        run_classify(&r, TIER_BWRAP, SIGNALED(SIGSEGV), "{ \"child-pid\": 3 }\n", false, false, 4);
+        assert_false(r.never_started);
+        assert_int_equal(r.signal, SIGSEGV);
 }
 
 static void classify_helper(void **state)

@@ -108,6 +108,10 @@ static void rows_match_the_design_table(void **state)
         }
         assert_true(tier_ops(TIER_HELPER)->sets_own_limits);
         assert_true(tier_ops(TIER_BWRAP)->needs_seccomp);
+        /* of the tiers that start their own pid 1, only bwrap's was the
+         * sample's to reach; the helper's init is its own */
+        for_each_tier(o)
+                assert_int_equal(o->runs_init, o->id == TIER_BWRAP);
         assert_null(tier_ops(TIER_RLIMIT)->tool);
         assert_true(tier_ops(TIER_RLIMIT)->counts_nproc);
 }
@@ -132,8 +136,15 @@ static void the_table_drives_the_argv_builders(void **state)
                         assert_string_equal(prefix.items[i], mine.items[i]);
                 assert_int_equal(tier_build_argv(o->id, &prefix, &rp, &full), 0);
                 assert_string_equal(full.items[full.len - 1], "/bin/true");
+                /* sbx-run-init, where the tier runs it as pid 1, right
+                 * before the program */
+                size_t init = o->runs_init ? 2 : 0;
+                if (o->runs_init) {
+                        assert_string_equal(full.items[full.len - 3], RUN_INIT_PATH);
+                        assert_string_equal(full.items[full.len - 2], RUN_INIT_ARG);
+                }
                 if (o->build_run)
-                        assert_string_equal(full.items[full.len - 2], "--");
+                        assert_string_equal(full.items[full.len - 2 - init], "--");
                 if (!o->build_prefix && !o->build_run)
                         assert_int_equal(full.len, 1);  /* the program alone */
                 strvec_free(&prefix);

@@ -1,6 +1,7 @@
 /* B0's and B1's confinement once their set-up is done: every capability
  * dropped and checked (a failed drop must never go on: helper/privs.c),
- * no_new_privs; for B1, pid 1 of the run, the cold path's seccomp filter. */
+ * no_new_privs; for B1, pid 1 of the run, the cold path's seccomp filter.
+ * A cold bwrap run's init (exec.c) only checks what bwrap did. */
 #include <errno.h>
 #include <linux/capability.h>
 #include <linux/filter.h>
@@ -71,6 +72,15 @@ static void install_seccomp(int bpf_fd)
         prog.len = (unsigned short)(n / (ssize_t)sizeof(insns[0]));
         if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) < 0)
                 init_die(errno, "seccomp filter");
+}
+
+void init_check_confined(void)
+{
+        int no_new_privs = prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0);
+
+        check_no_caps();
+        if (no_new_privs != 1)
+                init_die(no_new_privs < 0 ? errno : 0, "no_new_privs is not set");
 }
 
 void init_drop_privileges(void)

@@ -1,7 +1,8 @@
 /* sbx-run-init's order (docs/warm.md): B0 makes the run's namespaces and
  * root, forks B1 (pid 1 of the run), confines itself and waits for it; B1
  * mounts the run's /proc, confines itself, says it is ready and reaps.
- * The zygote forks the candidate C into B0's namespaces once B1 is ready. */
+ * The zygote forks the candidate C into B0's namespaces once B1 is ready.
+ * With --exec it is a cold bwrap run's pid 1 instead (exec.c). */
 #include <errno.h>
 #include <sched.h>
 #include <signal.h>
@@ -53,8 +54,9 @@ void init_die(int errnum, const char *fmt, ...)
                 n = (int)sizeof(line) - 2;
         line[n] = '\n';
         line[n + 1] = '\0';
+        /* no zygote to tell (--exec): on stderr, as the program's */
         if (report_fd < 0 || write(report_fd, line, (size_t)n + 1) < 0)
-                (void)!write(STDERR_FILENO, line, (size_t)n + 1);
+                (void)!dprintf(STDERR_FILENO, "sbx-run-init: %s", line + 2);
         _exit(INIT_SETUP_EXIT);
 }
 
@@ -153,6 +155,10 @@ int main(int argc, char **argv)
 
         /* The name the run's ps and /proc/1/comm show, not the memfd's fd number. */
         (void)prctl(PR_SET_NAME, "sbx-run-init");
+        if (argc > 1 && strcmp(argv[1], "--exec") == 0) {
+                default_signals();
+                init_exec(argv + 2);
+        }
         init_parse(argc, argv, &rq);
         close_other_fds(&rq);
         default_signals();

@@ -1,4 +1,5 @@
-/* sbx-run-init: pid 1 of a warm run (docs/warm.md, "Who runs what"). The
+/* sbx-run-init: pid 1 of a warm run (docs/warm.md, "Who runs what"), and,
+ * with --exec, of a cold bwrap run (exec.c). The
  * zygote spawns it per sample; as B0 it makes the run's namespaces and its
  * root, forks B1, the run's init (pid 1 of the run's pid namespace), and
  * waits for it. B1 mounts the run's /proc, confines itself and reaps until
@@ -59,6 +60,11 @@ void init_mount_proc(void);
 /* confine.c */
 void init_drop_privileges(void);
 void init_confine(int bpf_fd);
+/* Dies unless every capability set is empty and no_new_privs is set. */
+void init_check_confined(void);
+
+/* exec.c: `sbx-run-init --exec PROGRAM [ARG]...`, a cold bwrap run's pid 1. */
+__attribute__((noreturn)) void init_exec(char **argv);
 
 /* reap.c: B1's end. */
 __attribute__((noreturn)) void init_reap(int end_fd);
