@@ -15,7 +15,7 @@
 #include "serve.h"
 
 #define SUITE_CAPTURE_MAX (4 << 20)     /* the child's summary and errors */
-#define SUITE_MAX_ARGS    64
+#define SUITE_REQUEST_ARGS 16       /* what a request adds: --suite S ... --timeout T */
 
 struct capture {
         int fd;
@@ -59,6 +59,8 @@ static int spawn_child(struct serve_suite *s, char **argv, struct sbx_err *err)
                 sigprocmask(SIG_SETMASK, &none, NULL);
                 signal(SIGPIPE, SIG_DFL);
                 execv(argv[0], argv);
+                /* on its stderr: the request's error line quotes it */
+                dprintf(STDERR_FILENO, "sbx-run: running %s for the suite: %s\n", argv[0], strerror(errno));
                 _exit(127);
         }
         int e = errno;
@@ -74,14 +76,23 @@ static int spawn_child(struct serve_suite *s, char **argv, struct sbx_err *err)
         return 0;
 }
 
-static int build_argv(char **argv, const struct serve_request *rq, const char *self,
-                      char *const *server_args, const char *out, char *jobs)
+/* The child's argv: every option the server was started with (a fixed
+ * array once kept 47 of them: later ones were lost, and an option's value
+ * could become another's), then the request's. NULL when out of memory. */
+static char **build_argv(const struct serve_request *rq, const char *self, char *const *server_args,
+                         const char *out, char *jobs, char *timeout)
 {
-        int n = 0;
+        size_t n = 0, nserver = 0;
+        char **argv;
 
+        while (server_args[nserver])
+                nserver++;
+        argv = calloc(1 + nserver + SUITE_REQUEST_ARGS + 1, sizeof(*argv));
+        if (!argv)
+                return NULL;
         argv[n++] = (char *)self;
-        for (int i = 0; server_args[i] && n < SUITE_MAX_ARGS - 16; i++)
-                argv[n++] = server_args[i];
+        memcpy(argv + n, server_args, nserver * sizeof(*argv));
+        n += nserver;
         argv[n++] = "--suite";
         argv[n++] = rq->suite;
         if (rq->problems) {
@@ -107,8 +118,12 @@ static int build_argv(char **argv, const struct serve_request *rq, const char *s
         argv[n++] = (char *)out;
         argv[n++] = "--json";
         argv[n++] = "--no-progress";
-        argv[n] = NULL;
-        return n;
+        if (rq->timeout_ms > 0) {
+                snprintf(timeout, 32, "%.3f", (double)rq->timeout_ms / 1000);
+                argv[n++] = "--timeout";
+                argv[n++] = timeout;
+        }
+        return argv;
 }
 
 int serve_suite_start(struct serve_suite **out, const struct serve_request *rq,
@@ -117,7 +132,7 @@ int serve_suite_start(struct serve_suite **out, const struct serve_request *rq,
 {
         struct serve_suite *s = calloc(1, sizeof(*s));
         char *results = NULL;
-        char *argv[SUITE_MAX_ARGS], jobs[16], timeout[32];
+        char jobs[16], timeout[32];
 
         if (!s)
                 return sbx_fail_oom(err, "suite");
@@ -139,13 +154,9 @@ int serve_suite_start(struct serve_suite **out, const struct serve_request *rq,
         s->results_fd = open(results, O_RDONLY | O_CREAT | O_CLOEXEC, 0644);
         if (s->results_fd < 0)
                 return sbx_fail(err, errno, "suite: %s", results);
-        int n = build_argv(argv, rq, self, server_args, results, jobs);
-        if (rq->timeout_ms > 0 && n + 2 < SUITE_MAX_ARGS) {
-                snprintf(timeout, sizeof(timeout), "%.3f", (double)rq->timeout_ms / 1000);
-                argv[n++] = "--timeout";
-                argv[n++] = timeout;
-                argv[n] = NULL;
-        }
+        auto_free char **argv = build_argv(rq, self, server_args, results, jobs, timeout);
+        if (!argv)
+                return sbx_fail_oom(err, "suite");
         return spawn_child(s, argv, err);
 }
 
