@@ -11,7 +11,10 @@
 # verdict must be its own exit 1, and nothing of it is left after sbx-run.
 # And whatever of a run outlives its tier's process is killed by sbx-run's
 # sweep in every tier (it was only in the weak ones): a stand-in for bwrap
-# and for the helper that leaves a process of its own behind.
+# and for the helper that leaves a process of its own behind. What held
+# before, checked here too: the sample and its pid 1 hold no capability
+# and have no_new_privs and the seccomp filter, and a warm sample shares no
+# writable memory with its zygote (no shared writable mapping).
 . "$(dirname "$0")/../lib/lib.sh"
 . "$(dirname "$0")/../lib/warm.sh"
 require_test_root
@@ -25,6 +28,12 @@ cat > "$prog" <<PY
 import ctypes, os, resource, struct, sys, time
 def say(*a):
     print(*a, file=sys.stderr, flush=True)
+def confinement(pid):
+    st = dict(l.split(':', 1) for l in open('/proc/%s/status' % pid).read().splitlines() if ':' in l)
+    return ' '.join('%s=%s' % (k, st.get(k, '?').strip()) for k in ('CapPrm', 'CapEff', 'CapBnd', 'NoNewPrivs', 'Seccomp'))
+say('self:', confinement('self'))
+say('init:', confinement(1))
+say('shared writable mappings:', sum(l.split()[1] == 'rw-s' for l in open('/proc/self/maps')))
 try:
     resource.prlimit(1, resource.RLIMIT_NOFILE, resource.prlimit(1, resource.RLIMIT_NOFILE))
     say('prlimit(1): allowed')
@@ -72,9 +81,18 @@ left() {
         echo "$pids"
 }
 # judge WHERE REPORT PASSED RC: the attempt failed, the run's verdict is
-# the sample's own (exit 1), nothing of it is left
+# the sample's own (exit 1), nothing of it is left; but in the unshare
+# tier's cold runs (no pid namespace, no filter: not a sandbox), the
+# sample and its pid 1 hold nothing, and no writable memory is shared
 judge() {
+        local confined="CapPrm=0000000000000000 CapEff=0000000000000000 CapBnd=0000000000000000 NoNewPrivs=1 Seccomp=2"
         diag "$1: $(tr '\n' ';' <<<"$2")"
+        if [ "$1" != "unshare cold" ]; then
+                is "$1: the sample holds no capability, has no_new_privs and the filter" \
+                        "$(sed -n 's/^self: //p' <<<"$2")" "$confined"
+                is "$1: so does its pid 1" "$(sed -n 's/^init: //p' <<<"$2")" "$confined"
+                is "$1: no shared writable mapping" "$(sed -n 's/^shared writable mappings: //p' <<<"$2")" 0
+        fi
         check "$1: prlimit on pid 1 is refused" grep -q '^prlimit(1): refused' <<<"$2"
         check "$1: /proc/1/mem does not open for writing" grep -q '^mem: refused' <<<"$2"
         is "$1: the verdict is the sample's own: failed, exit 1" "$3 $4" "False 1"

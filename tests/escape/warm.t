@@ -4,7 +4,8 @@
 # its cold escape test asserts (bombs, memory, unbounded-memory, files, fds,
 # network, signals, daemon), the zygotes survive them (every control
 # passes, every run stayed warm), and what one sample leaves in /tmp,
-# /dev/shm or its cwd is gone for the next sample on the same zygote.
+# /dev/shm, its cwd (its home) or an abstract socket is gone for the next
+# sample on the same zygote.
 # A payload's output comes back in its result's stderr_tail: each runs with
 # sys.stdout = sys.stderr and ends failed (SystemExit(3)) when it returns.
 # SBX_ESCAPE_WARM_MODE=cold runs the same assertions one sandbox per sample
@@ -85,11 +86,15 @@ with open(os.path.join(d, "hostile.jsonl"), "w") as f:
     f.write(json.dumps({"task_id": "esc/0", "what": "control", "n": n,
                         "completion": "import time\ntime.sleep(1)"}) + "\n")
 
-leave = ("import os\nfor p in ('/tmp/%s', '/dev/shm/%s', '%s'):\n"
+leave = ("import os, socket\nfor p in ('/tmp/%s', '/dev/shm/%s', '%s'):\n"
          "    open(p, 'w').write('left')\n"
-         "    assert open(p).read() == 'left', p\n" % (tag, tag, tag))
-look = ("import os, sys\nfound = [p for p in ('/tmp/%s', '/dev/shm/%s', '%s', os.path.join(os.getcwd(), '%s'))"
-        " if os.path.exists(p)]\nif found:\n    sys.exit('found: %%s' %% found)\n" % (tag, tag, tag, tag))
+         "    assert open(p).read() == 'left', p\n"
+         "s = socket.socket(socket.AF_UNIX)\ns.bind('\\0%s')\ns.listen()\n"
+         "if os.fork() == 0:\n    __import__('time').sleep(30)\n    os._exit(0)\n" % (tag, tag, tag, tag))
+look = ("import os, socket, sys\nfound = [p for p in ('/tmp/%s', '/dev/shm/%s', '%s', os.path.join(os.getcwd(), '%s'))"
+        " if os.path.exists(p)]\ntry:\n    socket.socket(socket.AF_UNIX).connect('\\0%s')\n"
+        "    found.append('the abstract socket')\nexcept OSError:\n    pass\n"
+        "if found:\n    sys.exit('found: %%s' %% found)\n" % (tag, tag, tag, tag, tag))
 with open(os.path.join(d, "leftover.jsonl"), "w") as f:
     for i, (what, c) in enumerate((("control", "x = 1"), ("leave", leave), ("look", look),
                                    ("leave", leave), ("look", look), ("control", "x = 2"))):
@@ -229,7 +234,7 @@ is "the leftover suite (-j1) runs to its end" "$rc" 0
 got=$("$HOST_PY" -c 'import json,sys
 print(" ".join("%s:%s" % (r["what"], "P" if r["passed"] else r["result"])
       for r in sorted((json.loads(l) for l in open(sys.argv[1])), key=lambda r: r["n"])))' "$D/leftover.out.jsonl" 2>&1)
-is "a sample's files in /tmp, /dev/shm and its cwd are there for itself and gone for the next" \
+is "a sample's files in /tmp, /dev/shm and its cwd, and its abstract socket, are there for itself and gone for the next" \
         "$got" "control:P leave:P look:P leave:P look:P control:P"
 if [ "$mode" = warm ]; then
         is "... and the six ran warm, on one zygote (-j1, none lost)" \
