@@ -9,7 +9,9 @@
 # tier with an IPC namespace of the run's own, cold and warm, the flood
 # holds less than --memory. (bwrap's cold runs keep the kernel's
 # kernel.sem: their /proc/sys is read-only before anything of sbx's runs
-# there; the filter alone refuses the flood.)
+# there; the filter alone refuses the flood.) Python's multiprocessing
+# needs none of it (its locks and semaphores are POSIX ones, futexes in
+# /dev/shm files): a sample that uses them passes, cold and warm.
 . "$(dirname "$0")/../lib/lib.sh"
 . "$(dirname "$0")/../lib/warm.sh"
 require_test_root
@@ -45,8 +47,26 @@ print(json.dumps({'sem': ' '.join(sem), 'sets': made, 'errno': err,
                   'held_mb': made * nsems * 64 >> 20, 'drop_mb': (before - after) >> 10}), file=sys.stderr)
 raise SystemExit(3)
 PY
+cat > "$D/mp.py" <<'PY'
+import concurrent.futures, multiprocessing as mp
+def square(x):
+    return x * x
+if __name__ == '__main__':
+    with mp.Pool(2) as pool:
+        assert pool.map(square, range(5)) == [0, 1, 4, 9, 16]
+    with concurrent.futures.ProcessPoolExecutor(2) as ex:
+        assert list(ex.map(square, range(3))) == [0, 1, 4]
+    lock, sem, event, value, q = mp.Lock(), mp.Semaphore(2), mp.Event(), mp.Value('i', 3), mp.Queue()
+    with lock, sem:
+        event.set()
+        q.put(value.value)
+    assert event.is_set() and q.get() == 3
+    with mp.get_context('spawn').Pool(1) as pool:
+        assert pool.map(square, [3]) == [9]
+PY
 warm_suite "$D" 20
 warm_sample "$D/samples.jsonl" flood < "$D/flood.py"
+warm_sample "$D/samples.jsonl" multiprocessing < "$D/mp.py"
 chown -R "$SBX_TEST_USER:" "$D"
 
 tier_works() { as_user env SBX_HELPER="$SBX_HELPER" "$SBX_RUN" -q --tier "$1" --workdir "$D" -- /bin/true >/dev/null 2>&1; }
@@ -90,6 +110,10 @@ for tier in helper bwrap; do
         report=$(jq -r '.stderr // empty' "$D/cold-$tier.json" 2>/dev/null | grep '^{' | tail -n1)
         [ -n "$report" ] || diag "rc=$rc $(head -c 300 "$D/cold-$tier.err") $(head -c 300 "$D/cold-$tier.json")"
         check_flood "$tier cold" "$report" "$([ "$tier" = helper ] && echo 1)"
+        as_user env SBX_HELPER="$SBX_HELPER" "$SBX_RUN" -q --tier "$tier" --json --memory 512M --timeout 30 \
+                --workdir "$D" -- /usr/bin/python3 -I "$D/mp.py" > "$D/mp-$tier.json" 2>&1 < /dev/null
+        is "$tier cold: multiprocessing's pools, locks, semaphores, queues work" \
+                "$(jq -r '.status' "$D/mp-$tier.json" 2>/dev/null)" ok || diag "$(head -c 600 "$D/mp-$tier.json")"
 done
 for tier in helper bwrap unshare; do
         if ! tier_works "$tier"; then
@@ -97,7 +121,10 @@ for tier in helper bwrap unshare; do
         fi
         WARM_TIMEOUT=120 warm_suite_run "$D/warm-$tier" --tier "$tier" --suite "$D/suite.json" \
                 --samples "$D/samples.jsonl" -j 1 --warm --memory ${memory_mb}M
-        is "$tier warm: the sample ran warm" "$(warm_counts "$D/warm-$tier.json")" "1 0 None"
+        is "$tier warm: the samples ran warm" "$(warm_counts "$D/warm-$tier.json")" "2 0 None"
+        is "$tier warm: multiprocessing's pools, locks, semaphores, queues work" \
+                "$(result_of "$D/warm-$tier.out.jsonl" multiprocessing passed)" True ||
+                diag "$(result_of "$D/warm-$tier.out.jsonl" multiprocessing)"
         check_flood "$tier warm" "$(result_of "$D/warm-$tier.out.jsonl" flood | grep '^{' | tail -n1)" 1
 done
 done_testing
