@@ -24,10 +24,11 @@
  * Past a few hundred runs on one host, shard (--shard) across hosts. */
 #define SBX_JOBS_MAX            256
 /* Open files a run in flight holds (the read ends of its stdout, stderr
- * and status pipes, a pidfd), and what sbx-run keeps besides (the write
- * ends and seccomp fd of the run being started, results, /dev/null, the
- * cache). -j 200 ran in 1024 files and -j 260 did not. */
-#define SBX_FDS_PER_RUN         4
+ * and status pipes, and a pidfd, or, warm, its zygote's control socket and
+ * pidfd), and what sbx-run keeps besides (the write ends and seccomp fd of
+ * the run being started, results, /dev/null, the cache). -j 200 ran in
+ * 1024 files and -j 260 did not. */
+#define SBX_FDS_PER_RUN         5
 #define SBX_FDS_RESERVED        64
 
 #define SBX_MAX_TIMEOUT_MS      (24LL * 3600 * 1000)

@@ -67,7 +67,7 @@ as_user bash -c 'ulimit -n 200 && exec "$@"' sh "$SBX_RUN" --suite "$D/suite.jso
         > "$D/low.out" 2> "$D/low.err" || rc=$?
 is "-j $CEILING under a hard RLIMIT_NOFILE of 200 is refused as bad usage" "$rc" 2
 check "the refusal names the hard limit and the -j that fits" \
-        grep -q -- "hard RLIMIT_NOFILE of 200 (ulimit -Hn): use -j 34 or less" "$D/low.err"
+        grep -q -- "hard RLIMIT_NOFILE of 200 (ulimit -Hn): use -j 27 or less" "$D/low.err"
 check "nothing ran under the low limit" test ! -s "$D/low.jsonl"
 
 rc=0

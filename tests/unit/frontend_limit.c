@@ -283,10 +283,10 @@ static int refuses_past_the_hard_limit(void)
                 return 1;
         if (limit_reserve_fds(SBX_JOBS_MAX, &err) != -1 || err.exit_code != SBX_EXIT_USAGE)
                 return 2;
-        /* (200 - 64) / 4 runs fit */
-        if (!strstr(err.msg, "hard RLIMIT_NOFILE of 200") || !strstr(err.msg, "-j 34 or less"))
+        /* (200 - 64) / 5 runs fit */
+        if (!strstr(err.msg, "hard RLIMIT_NOFILE of 200") || !strstr(err.msg, "-j 27 or less"))
                 return 3;
-        return limit_reserve_fds(34, &err) == 0 ? 0 : 4;
+        return limit_reserve_fds(27, &err) == 0 ? 0 : 4;
 }
 
 static void reserve_fds_raises_the_soft_limit_up_to_the_hard_one(void **state)
