@@ -309,10 +309,9 @@ static int sweep_once(pid_t run_pid, bool all, bool kill_live,
                         continue;
                 if (!all && pgrp != run_pid && sid != run_pid)
                         continue;
-                if (kill(pid, SIGKILL) < 0)
-                        continue;
-                (void)proc_reap_within(pid, SWEEP_KILL_WAIT_MS);
-                killed++;
+                /* counted once reaped: its children are then ours, for the next pass */
+                if (kill(pid, SIGKILL) == 0 && proc_reap_within(pid, SWEEP_KILL_WAIT_MS) == 0)
+                        killed++;
         }
         return killed;
 }
