@@ -267,7 +267,9 @@ PY
         is "every sample has exactly one result line, and all 40 pass" "$got" "40 True 40"
         is "the summary counts all 40 warm (the lost run ran again on a fresh zygote)" \
                 "$(warm_of "$K/summary.json")" "40 0 None"
-        is "no zygote of the test user is left after the suite" "$(zygote_pids | wc -l)" 0
+        left=$(zygote_pids | tr '\n' ,)
+        is "no zygote of the test user is left after the suite" "${left%,}" "" ||
+                diag "$(ps -o pid,ppid,stat,etime,cmd -p "${left%,}" | cut -c1-120)"
 fi
 
 # ---- a tier that cannot start a zygote --------------------------------------

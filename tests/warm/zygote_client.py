@@ -113,14 +113,18 @@ class Zygote:
                 'status': status, 'status_raw': st.decode('utf-8', 'replace'), 'wall_s': wall}
 
     def close(self, timeout=None):
-        """EOF to the zygote, then its exit: None past timeout seconds (the
-        launcher is left; a setuid helper cannot be killed)."""
+        """EOF to the zygote, then its exit: None past timeout seconds, and
+        the launcher killed (where it may be: not a setuid helper)."""
         self.ctl.close()
         try:
             rc = self.proc.wait(timeout)
             err = self.proc.stderr.read().decode('utf-8', 'replace')
         except subprocess.TimeoutExpired:
             rc, err = None, 'no exit within %s s' % timeout
+            try:
+                self.proc.kill()
+            except OSError:
+                pass
         for name in os.listdir(self.tmp):
             os.unlink(os.path.join(self.tmp, name))
         os.rmdir(self.tmp)
