@@ -71,9 +71,8 @@ static long try_perf_event_open(void)
 }
 static long try_ptrace_traceme(void) { return result(ptrace(PTRACE_TRACEME, 0, NULL, NULL)); }
 
-/* Attach to a sibling of the same uid: the classic way to hijack another
- * candidate's process. */
-static long try_ptrace_attach(void)
+/* op on a sibling of the same uid (a child that waits), then the child gone. */
+static long on_sibling(long (*op)(pid_t))
 {
         pid_t child = fork();
         long err;
@@ -84,11 +83,16 @@ static long try_ptrace_attach(void)
                 pause();
                 _exit(0);
         }
-        err = result(ptrace(PTRACE_ATTACH, child, NULL, NULL));
+        err = op(child);
         kill(child, SIGKILL);
         waitpid(child, NULL, 0);
         return err;
 }
+
+/* Attach to a sibling of the same uid: the classic way to hijack another
+ * candidate's process. */
+static long ptrace_attach(pid_t pid) { return result(ptrace(PTRACE_ATTACH, pid, NULL, NULL)); }
+static long try_ptrace_attach(void) { return on_sibling(ptrace_attach); }
 static long try_kexec_load(void) { return result(syscall(SYS_kexec_load, 0, 0, NULL, 0)); }
 static long try_init_module(void) { return result(syscall(SYS_init_module, NULL, 0, "")); }
 
@@ -214,23 +218,13 @@ static long try_clone_parent(void)
 
 /* Another process's rlimits (a sibling of the same uid: the kernel allows
  * it unfiltered); our own, through pid 0, stay allowed. */
-static long try_prlimit_other(void)
+static long prlimit_read(pid_t pid)
 {
         struct rlimit rl;
-        pid_t child = fork();
-        long err;
 
-        if (child < 0)
-                return errno;
-        if (child == 0) {
-                pause();
-                _exit(0);
-        }
-        err = result(prlimit(child, RLIMIT_NOFILE, NULL, &rl));
-        kill(child, SIGKILL);
-        waitpid(child, NULL, 0);
-        return err;
+        return result(prlimit(pid, RLIMIT_NOFILE, NULL, &rl));
 }
+static long try_prlimit_other(void) { return on_sibling(prlimit_read); }
 static long try_prlimit_self(void)
 {
         struct rlimit rl;
