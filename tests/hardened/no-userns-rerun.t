@@ -26,6 +26,11 @@ tests/escape/warm_stdio_binds.t|the sample ran warm|warm runs need unprivileged 
 tests/escape/warm_mountpoints.t|both samples warm|warm runs need unprivileged user namespaces: here the samples run cold and see the --ro-bind read-only, as the script checks
 tests/escape/warm_terminal.t|both samples ran warm|warm runs need unprivileged user namespaces: here the samples run cold, and nothing of theirs reaches the terminal, as the script checks
 tests/helper/zygote.t|--zygote runs|--zygote needs unprivileged user namespaces: here it is refused, exit 3, which the script checks through harden-exec --no-userns
+tests/escape/pid1.t|the sample ran warm|warm runs need unprivileged user namespaces: here the sample runs cold, its pid 1 as out of reach as the script checks
+tests/escape/procfs.t|the sample ran warm|warm runs need unprivileged user namespaces: here the sample runs cold, every knob refused as the script checks
+tests/escape/semaphores.t|the samples ran warm|warm runs need unprivileged user namespaces: here the samples run cold, the flood held and multiprocessing working as the script checks
+tests/escape/warm_zygote_children.t|ran warm|warm runs need unprivileged user namespaces: here the samples run cold and pass, as the script checks
+tests/escape/warm_zygote_children.t|the zygote was found and stopped|warm runs need unprivileged user namespaces: no zygote to stop here; the suite still ends with every sample passed
 '
 
 expected_difference() { # SCRIPT LINE: prints the reason when LINE is listed
