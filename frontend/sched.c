@@ -12,8 +12,9 @@
 
 /* How long a result that may be a stop's (run_result.stop_signal) is held
  * back: a scheduler's cancel signals every process of the job, and ours can
- * come a little after the candidates'. */
-#define SCHED_STOP_GRACE_MS 500
+ * come a little after the candidates' (later still on a loaded machine,
+ * where the canceller itself is preempted between its kills). */
+#define SCHED_STOP_GRACE_MS 1000
 
 struct slot {
         struct sbx_run *run;    /* NULL = no run in flight */
@@ -170,6 +171,13 @@ int sched_run(const size_t *jobs, size_t n, int parallel, const struct sched_ops
                 struct timespec ts = { wait / 1000, (wait % 1000) * 1000000 };
                 if (ppoll(L.pfds, npfd, &ts, waitmask) < 0 && errno != EINTR) {
                         rc = sbx_fail(err, errno, "ppoll");
+                        break;
+                }
+                /* Our stop is only delivered inside ppoll: one that came
+                 * while a held result's time ran out (a loaded machine)
+                 * must drop that result, not let step_all keep it. */
+                if (stop && *stop) {
+                        rc = SCHED_STOPPED;
                         break;
                 }
                 if (step_all(&L, ops, err) < 0) {
