@@ -57,6 +57,42 @@ for tier in helper bwrap; do
         is "$tier: only the 2 finished results are kept" "$(wc -l < "$out")" 2 ||
                 diag "$(cut -c1-300 "$out")"
 
+        # The order that made a stop a verdict: a warm run's sbx-run-init
+        # (B0, outside the run, and B1, its pid 1) first, the rest 0.5 s
+        # later. B0's death killed the run by SIGKILL, a result sbx-run kept
+        # ('killed by signal 9') and --resume never ran again.
+        # Mutation-checked: without B0's ignore_stop_signals, 3 results.
+        out=$D/$tier-init-first.jsonl
+        as_user env SBX_HELPER="$SBX_HELPER" "$SBX_RUN" --tier "$tier" --suite humaneval \
+                --problems "$HE/example_problem.jsonl" --samples "$D/samples.jsonl" \
+                --out "$out" -j 4 --timeout 30 --no-progress > "$D/$tier.out" 2> "$D/$tier.err" &
+        bg=$!
+        for _ in $(seq 1 120); do
+                [ -f "$out" ] && [ "$(wc -l < "$out")" -ge 2 ] && break
+                sleep 0.5
+        done
+        sleep 1
+        top=$(pgrep -u "$SBX_TEST_USER" -f -- "--out $out" | head -n1)
+        if [ -z "$top" ]; then
+                not_ok "$tier: sbx-run is still running (init first)"
+                diag "$(cat "$D/$tier.err"; cut -c1-300 "$out")"
+                continue
+        fi
+        inits=0
+        for p in $(descendants "$top"); do
+                [ "$(cat "/proc/$p/comm" 2>/dev/null)" = sbx-run-init ] || continue
+                kill -TERM "$p" 2>/dev/null && inits=$((inits + 1))
+        done
+        check "$tier: the warm runs' sbx-run-init were sent SIGTERM ($inits)" test "$inits" -ge 2
+        sleep 0.5
+        for p in $(descendants "$top"); do kill -TERM "$p" 2>/dev/null; done
+        sleep 0.1
+        kill -TERM "$top"
+        rc=0; wait "$bg" || rc=$?
+        is "$tier: sbx-run-init first, then the rest, sbx-run last: exit 143" "$rc" 143
+        is "$tier: sbx-run-init first: only the 2 finished results are kept" "$(wc -l < "$out")" 2 ||
+                diag "$(cut -c1-300 "$out")"
+
         out=$D/$tier-selfkill.jsonl
         rc=0
         as_user env SBX_HELPER="$SBX_HELPER" "$SBX_RUN" --tier "$tier" --suite humaneval \

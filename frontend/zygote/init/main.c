@@ -128,6 +128,21 @@ static __attribute__((noreturn)) void run_init(const struct init_request *rq)
         init_reap(rq->end_fd);
 }
 
+/* A stop (a scheduler's cancel, kill of the job) signals every process of
+ * the job in no set order. B0's death would kill B1 and with it the sample
+ * by SIGKILL, which reads as the sample's verdict; ignored here, the stop
+ * reaches the sample itself, whose death by it sbx-run knows for a stop's
+ * (run_finish.c). The zygote ends B0 with SIGKILL only. */
+static void ignore_stop_signals(void)
+{
+        static const int stops[] = { SIGTERM, SIGINT, SIGHUP };
+        struct sigaction ign = { .sa_handler = SIG_IGN };
+
+        for (size_t i = 0; i < sizeof(stops) / sizeof(stops[0]); i++)
+                if (sigaction(stops[i], &ign, NULL) < 0)
+                        init_die(errno, "ignore signal %d", stops[i]);
+}
+
 /* B0 after the fork: out of the run (not in its pid namespace: no sample
  * can name it, signal it or read its /proc), dumpable so that the zygote
  * may open its namespaces, reading nothing from anyone, without a
@@ -137,6 +152,7 @@ static __attribute__((noreturn)) void wait_for_init(const struct init_request *r
 {
         int status;
 
+        ignore_stop_signals();
         for (int i = 0; i < rq->nfiles; i++)
                 close(rq->files[i].fd);
         close(rq->end_fd);
