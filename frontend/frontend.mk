@@ -1,6 +1,13 @@
 # sbx-run, the unprivileged frontend: a library (everything but main.c, so
-# the unit tests link the same code) and a thin CLI.
-FRONTEND_SRCS     := $(wildcard frontend/*.c)
+# the unit tests link the same code) and a thin CLI. Every .c of frontend/
+# and of its folders (two levels deep) is built, found by wildcard, so a new
+# folder needs no line here; the zygote's C (frontend/zygote/) is built on
+# its own below. Each folder's headers are found by -iquote.
+FRONTEND_ZYGOTE   := frontend/zygote
+FRONTEND_SRCS     := $(filter-out $(FRONTEND_ZYGOTE)/%,$(wildcard frontend/*.c frontend/*/*.c frontend/*/*/*.c))
+FRONTEND_HDRS     := $(filter-out $(FRONTEND_ZYGOTE)/%,$(wildcard frontend/*.h frontend/*/*.h frontend/*/*/*.h))
+FRONTEND_DIRS     := $(patsubst %/,%,$(sort $(dir $(FRONTEND_SRCS) $(FRONTEND_HDRS))))
+FRONTEND_IQUOTE   := $(FRONTEND_DIRS:%=-iquote %)
 FRONTEND_OBJS     := $(FRONTEND_SRCS:%.c=$(BUILD)/%.o)
 FRONTEND_OBJS     += $(BUILD)/frontend/run_init_elf.o
 FRONTEND_LIB_OBJS := $(filter-out $(BUILD)/frontend/main.o,$(FRONTEND_OBJS))
@@ -16,7 +23,7 @@ FRONTEND_CFLAGS   := $(shell $(PKG_CONFIG) --cflags libcjson zlib)
 
 # The installed helper's path, fixed at build time; SBX_HELPER in the
 # environment overrides it (sbx-run is unprivileged: that is the user's call).
-$(FRONTEND_OBJS): ALL_CFLAGS += $(FRONTEND_CFLAGS) -iquote frontend \
+$(FRONTEND_OBJS): ALL_CFLAGS += $(FRONTEND_CFLAGS) $(FRONTEND_IQUOTE) \
         -DSBX_HELPER_PATH='"$(HELPER_PATH)"' \
         -DSBX_SUITES_DIR='"$(DATADIR)/suites"'
 # Rebuilt when an installation path changes (GNUmakefile's config stamp).

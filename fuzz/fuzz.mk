@@ -19,7 +19,7 @@ FUZZ_TARGETS := seccomp_policy jsonl suite_load classeval_extract custom_suite t
 # <sched.h> in files outside frontend/.
 FUZZ_CFLAGS := -g -O1 -fno-omit-frame-pointer -Wall -Wextra -Wno-unused-parameter \
                -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
-               $(COMMON_CPPFLAGS) -iquote frontend -iquote helper -iquote fuzz -I$(BUILD)/gen \
+               $(COMMON_CPPFLAGS) $(FRONTEND_IQUOTE) -iquote helper -iquote fuzz -I$(BUILD)/gen \
                -DSBX_HELPER_PATH='"$(HELPER_PATH)"' -DSBX_HELPER_CONF_PATH='"$(HELPER_CONF)"' \
                $(FRONTEND_CFLAGS)
 FUZZ_LDFLAGS := -fsanitize=fuzzer,address,undefined
@@ -102,7 +102,7 @@ fuzz-run-%: $(FUZZ_DIR)/bin/% | fuzz-toolchain
 
 # ---- regression replay, with the normal compiler (make check) ----
 FUZZ_REPLAY_DIR := $(BUILD)/fuzz/replay
-$(BUILD)/fuzz/%.o: ALL_CFLAGS += -iquote frontend -iquote helper -iquote fuzz $(FRONTEND_CFLAGS)
+$(BUILD)/fuzz/%.o: ALL_CFLAGS += $(FRONTEND_IQUOTE) -iquote helper -iquote fuzz $(FRONTEND_CFLAGS)
 
 $(FUZZ_TARGETS:%=$(FUZZ_REPLAY_DIR)/%): $(FUZZ_REPLAY_DIR)/%: $(BUILD)/fuzz/fuzz_%.o \
 		$(BUILD)/fuzz/fuzz_input.o $(BUILD)/fuzz/standalone_main.o \

@@ -14,7 +14,7 @@ UNIT_HELPER_BINS   := $(UNIT_HELPER_SRCS:%.c=$(BUILD)/%)
 UNIT_FRONTEND_BINS := $(UNIT_FRONTEND_SRCS:%.c=$(BUILD)/%)
 UNIT_BINS          := $(UNIT_HELPER_BINS) $(UNIT_FRONTEND_BINS)
 
-$(BUILD)/tests/unit/%.o: ALL_CFLAGS += $(CMOCKA_CFLAGS) $(SECCOMP_CFLAGS) -Ihelper -iquote frontend
+$(BUILD)/tests/unit/%.o: ALL_CFLAGS += $(CMOCKA_CFLAGS) $(SECCOMP_CFLAGS) -Ihelper $(FRONTEND_IQUOTE)
 
 # The policy compiler too: helper_seccomp checks the built-in program against it.
 $(UNIT_HELPER_BINS): $(BUILD)/tests/unit/%: $(BUILD)/tests/unit/%.o $(HELPER_LIB_OBJS) $(COMMON_OBJS) $(POLICY_OBJS)
