@@ -37,9 +37,9 @@ FUZZ_SUITE_SRCS  := frontend/suite_load.c frontend/suite_def.c frontend/suite_bu
                     frontend/suite_evalplus.c frontend/evalplus_compare.c frontend/evalplus_value.c frontend/evalplus_oracle.c \
                     frontend/evalplus_digest.c \
                     frontend/util/sha256.c \
-                    frontend/run_result.c frontend/tier.c \
-                    frontend/tier_helper.c frontend/tier_bwrap.c frontend/tier_unshare.c \
-                    frontend/argv.c \
+                    frontend/sandbox/tiers/run_result.c frontend/sandbox/tiers/tier.c \
+                    frontend/sandbox/tiers/tier_helper.c frontend/sandbox/tiers/tier_bwrap.c frontend/sandbox/tiers/tier_unshare.c \
+                    frontend/sandbox/tiers/argv.c \
                     frontend/classeval.c frontend/passk.c frontend/util/err.c frontend/util/strbuf.c \
                     frontend/util/util.c frontend/limit.c
 FUZZ_SRCS_seccomp_policy    := common/seccomp_policy.c
