@@ -15,7 +15,7 @@ FUZZ_OBJDIR  := $(FUZZ_DIR)/obj
 FUZZ_TARGETS := seccomp_policy jsonl suite_load classeval_extract custom_suite template \
                 results driver cluster_env helper_request helper_config serve_request
 
-# -iquote, not -I: frontend/sched.h (the scheduler) must not stand in for
+# -iquote, not -I: frontend/sandbox/sched.h (the scheduler) must not stand in for
 # <sched.h> in files outside frontend/.
 FUZZ_CFLAGS := -g -O1 -fno-omit-frame-pointer -Wall -Wextra -Wno-unused-parameter \
                -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
@@ -41,7 +41,7 @@ FUZZ_SUITE_SRCS  := frontend/suite_load.c frontend/suite_def.c frontend/suite_bu
                     frontend/sandbox/tiers/tier_helper.c frontend/sandbox/tiers/tier_bwrap.c frontend/sandbox/tiers/tier_unshare.c \
                     frontend/sandbox/tiers/argv.c \
                     frontend/classeval.c frontend/passk.c frontend/util/err.c frontend/util/strbuf.c \
-                    frontend/util/util.c frontend/limit.c
+                    frontend/util/util.c frontend/sandbox/limit.c
 FUZZ_SRCS_seccomp_policy    := common/seccomp_policy.c
 FUZZ_SRCS_jsonl             := $(FUZZ_SUITE_SRCS)
 FUZZ_SRCS_suite_load        := $(FUZZ_SUITE_SRCS)
