@@ -39,8 +39,8 @@ $(BUILD)/common/seccomp_bpf.o: ALL_CFLAGS += -I$(BUILD)/gen
 # The start appended after the parts (frontend/zygote/boot/compile-apart.py)
 # holds them as one raw string, _SBX_ZYGOTE, which it compiles in a child:
 # no part may hold three single quotes.
-ZYGOTE_PARTS := $(sort $(wildcard frontend/zygote/*.py))
-ZYGOTE_BOOT := frontend/zygote/boot/compile-apart.py
+ZYGOTE_PARTS := $(sort $(wildcard frontend/warm/zygote/*.py))
+ZYGOTE_BOOT := frontend/warm/zygote/boot/compile-apart.py
 ZYGOTE_PY ?= $(BUILD)/gen/zygote.py
 $(BUILD)/gen/zygote.py: $(ZYGOTE_PARTS) $(ZYGOTE_BOOT)
 	@mkdir -p $(dir $@)

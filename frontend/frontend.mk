@@ -1,15 +1,15 @@
 # sbx-run, the unprivileged frontend: a library (everything but main.c, so
 # the unit tests link the same code) and a thin CLI. Every .c of frontend/
 # and of its folders (two levels deep) is built, found by wildcard, so a new
-# folder needs no line here; the zygote's C (frontend/zygote/) is built on
+# folder needs no line here; the zygote's C (frontend/warm/zygote/) is built on
 # its own below. Each folder's headers are found by -iquote.
-FRONTEND_ZYGOTE   := frontend/zygote
+FRONTEND_ZYGOTE   := frontend/warm/zygote
 FRONTEND_SRCS     := $(filter-out $(FRONTEND_ZYGOTE)/%,$(wildcard frontend/*.c frontend/*/*.c frontend/*/*/*.c))
 FRONTEND_HDRS     := $(filter-out $(FRONTEND_ZYGOTE)/%,$(wildcard frontend/*.h frontend/*/*.h frontend/*/*/*.h))
 FRONTEND_DIRS     := $(patsubst %/,%,$(sort $(dir $(FRONTEND_SRCS) $(FRONTEND_HDRS))))
 FRONTEND_IQUOTE   := $(FRONTEND_DIRS:%=-iquote %)
 FRONTEND_OBJS     := $(FRONTEND_SRCS:%.c=$(BUILD)/%.o)
-FRONTEND_OBJS     += $(BUILD)/frontend/run_init_elf.o
+FRONTEND_OBJS     += $(BUILD)/frontend/warm/run_init_elf.o
 FRONTEND_LIB_OBJS := $(filter-out $(BUILD)/frontend/main.o,$(FRONTEND_OBJS))
 # zlib: the suite layer reads .jsonl.gz problem files. Linked in where its
 # archive is installed (Debian's zlib1g-dev): one shared library less to map
@@ -42,16 +42,16 @@ $(BUILD)/gen/driver_text.h: frontend/driver.py common/embed.sh
 $(BUILD)/frontend/driver.o: $(BUILD)/gen/driver_text.h
 $(BUILD)/frontend/driver.o: ALL_CFLAGS += -I$(BUILD)/gen
 
-# sbx-run-init (frontend/zygote/init/): a warm run's pid 1, which each
+# sbx-run-init (frontend/warm/zygote/init/): a warm run's pid 1, which each
 # zygote spawns inside its tier's sandbox from the bytes sbx-run carries
 # (run_init_elf.S): static, for no library need be there, and hardened as a
 # release build even in the sanitizer build (a sanitizer runtime needs the
 # dynamic loader).
-RUN_INIT_SRCS := $(sort $(wildcard frontend/zygote/init/*.c)) common/ipc_limits.c
-$(BUILD)/sbx-run-init: $(RUN_INIT_SRCS) frontend/zygote/init/run_init.h common/cleanup.h common/ipc_limits.h
+RUN_INIT_SRCS := $(sort $(wildcard frontend/warm/zygote/init/*.c)) common/ipc_limits.c
+$(BUILD)/sbx-run-init: $(RUN_INIT_SRCS) frontend/warm/zygote/init/run_init.h common/cleanup.h common/ipc_limits.h
 	@mkdir -p $(dir $@)
 	$(CC) $(RELEASE_CFLAGS) $(COMMON_CPPFLAGS) $(CFLAGS) -static-pie -s $(RELRO_LDFLAGS) -o $@ $(RUN_INIT_SRCS)
-# The warm candidate's confinement (frontend/zygote/candidate/): flat,
+# The warm candidate's confinement (frontend/warm/zygote/candidate/): flat,
 # freestanding bytes the zygote maps and only C calls, so the build checks
 # what the format assumes: the entry at 0, no relocation, no undefined
 # symbol, nothing writable.
@@ -62,7 +62,7 @@ CANDIDATE_CFLAGS := -O2 $(WARN_CFLAGS) -ffreestanding -nostdlib -fPIE -fvisibili
 define flat_code
 	@mkdir -p $(dir $(1))
 	$(CC) $(CANDIDATE_CFLAGS) -c -o $(1:.bin=.o) $(2)
-	$(CC) -nostdlib -static -Wl,--no-dynamic-linker -Wl,-T,frontend/zygote/candidate/candidate.lds \
+	$(CC) -nostdlib -static -Wl,--no-dynamic-linker -Wl,-T,frontend/warm/zygote/candidate/candidate.lds \
 		-Wl,--build-id=none -o $(1:.bin=.elf) $(1:.bin=.o)
 	test -z "$$(nm -u $(1:.bin=.elf))"
 	test "$$(nm $(1:.bin=.elf) | awk '$$3 == "candidate_confine" { print $$1 }')" = 0000000000000000
@@ -70,11 +70,11 @@ define flat_code
 	test -z "$$(size -A $(1:.bin=.elf) | awk '$$2 != 0 && $$1 !~ /^\.(text|rodata)$$/ && $$1 != "Total" && NR > 2')"
 	objcopy -O binary -j .text -j .rodata $(1:.bin=.elf) $(1)
 endef
-$(BUILD)/candidate.bin: frontend/zygote/candidate/candidate.c frontend/zygote/candidate/candidate.h \
-                        frontend/zygote/candidate/raw_syscall.h \
-                        frontend/zygote/candidate/candidate.lds
+$(BUILD)/candidate.bin: frontend/warm/zygote/candidate/candidate.c frontend/warm/zygote/candidate/candidate.h \
+                        frontend/warm/zygote/candidate/raw_syscall.h \
+                        frontend/warm/zygote/candidate/candidate.lds
 	$(call flat_code,$@,$<)
-$(BUILD)/frontend/run_init_elf.o: frontend/run_init_elf.S $(BUILD)/sbx-run-init $(BUILD)/candidate.bin
+$(BUILD)/frontend/warm/run_init_elf.o: frontend/warm/run_init_elf.S $(BUILD)/sbx-run-init $(BUILD)/candidate.bin
 	@mkdir -p $(dir $@)
 	$(CC) -c -DRUN_INIT_PATH='"$(BUILD)/sbx-run-init"' -DCANDIDATE_PATH='"$(BUILD)/candidate.bin"' -o $@ $<
 

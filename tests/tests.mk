@@ -42,8 +42,8 @@ WRITE_BPF := $(BUILD)/tests/warm/write-bpf
 CANDIDATE_PROBE := $(BUILD)/tests/warm/candidate-probe.bin
 CANDIDATE_FAILS := $(BUILD)/tests/warm/candidate-fails.bin
 $(CANDIDATE_PROBE) $(CANDIDATE_FAILS): $(BUILD)/tests/warm/%.bin: tests/warm/%.c \
-                    frontend/zygote/candidate/candidate.h frontend/zygote/candidate/raw_syscall.h \
-                    frontend/zygote/candidate/candidate.lds
+                    frontend/warm/zygote/candidate/candidate.h frontend/warm/zygote/candidate/raw_syscall.h \
+                    frontend/warm/zygote/candidate/candidate.lds
 	$(call flat_code,$@,$<)
 # A stand-in for sbx-run-init that reports its capabilities (static, as
 # sbx-run-init: it is exec'd inside the zygote's sandbox).

@@ -5,8 +5,8 @@
  * Operation not permitted". */
 #include <asm/unistd.h>
 
-#include "../../frontend/zygote/candidate/candidate.h"
-#include "../../frontend/zygote/candidate/raw_syscall.h"
+#include "../../frontend/warm/zygote/candidate/candidate.h"
+#include "../../frontend/warm/zygote/candidate/raw_syscall.h"
 
 __attribute__((noreturn, used, visibility("hidden"))) void __stack_chk_fail(void)
 {
