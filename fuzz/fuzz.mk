@@ -29,28 +29,28 @@ FUZZ_LDFLAGS := -fsanitize=fuzzer,address,undefined
 # links only the files it exercises, so a file elsewhere in the tree that
 # clang rejects does not stop the fuzzing of the parsers.
 FUZZ_SUITE_SRCS  := frontend/suite_load.c frontend/suite_def.c frontend/suite_build.c \
-                    frontend/util/suite_file.c frontend/util/suite_jsonl.c frontend/suite_tasks.c frontend/verdict.c \
+                    frontend/util/suite_file.c frontend/util/suite_jsonl.c frontend/suite_tasks.c frontend/results/verdict.c \
                     frontend/suite_table.c frontend/suite_humaneval.c frontend/suite_mbpp.c \
                     frontend/suite_classeval.c frontend/suite_custom.c frontend/suite_evalplus_row.c \
                     frontend/suite_score.c frontend/driver.c fuzz/fuzz_suite_stubs.c \
-                    frontend/suite_formats.c frontend/suite_summary.c \
+                    frontend/suite_formats.c frontend/results/suite_summary.c \
                     frontend/suite_evalplus.c frontend/evalplus_compare.c frontend/evalplus_value.c frontend/evalplus_oracle.c \
                     frontend/evalplus_digest.c \
                     frontend/util/sha256.c \
                     frontend/sandbox/tiers/run_result.c frontend/sandbox/tiers/tier.c \
                     frontend/sandbox/tiers/tier_helper.c frontend/sandbox/tiers/tier_bwrap.c frontend/sandbox/tiers/tier_unshare.c \
                     frontend/sandbox/tiers/argv.c \
-                    frontend/classeval.c frontend/passk.c frontend/util/err.c frontend/util/strbuf.c \
+                    frontend/results/classeval.c frontend/results/passk.c frontend/util/err.c frontend/util/strbuf.c \
                     frontend/util/util.c frontend/sandbox/limit.c
 FUZZ_SRCS_seccomp_policy    := common/seccomp_policy.c
 FUZZ_SRCS_jsonl             := $(FUZZ_SUITE_SRCS)
 FUZZ_SRCS_suite_load        := $(FUZZ_SUITE_SRCS)
 FUZZ_SRCS_custom_suite      := $(FUZZ_SUITE_SRCS)
 FUZZ_SRCS_template          := $(FUZZ_SUITE_SRCS)
-FUZZ_SRCS_classeval_extract := frontend/classeval.c frontend/passk.c frontend/util/strbuf.c
+FUZZ_SRCS_classeval_extract := frontend/results/classeval.c frontend/results/passk.c frontend/util/strbuf.c
 FUZZ_SRCS_driver            := frontend/driver.c frontend/util/err.c
 FUZZ_SRCS_cluster_env       := frontend/cluster_env.c frontend/util/err.c
-FUZZ_SRCS_results           := $(FUZZ_SUITE_SRCS) frontend/results.c frontend/util/utf8.c
+FUZZ_SRCS_results           := $(FUZZ_SUITE_SRCS) frontend/results/results.c frontend/util/utf8.c
 FUZZ_SRCS_helper_request    := helper/request.c helper/util.c common/zygote.c
 FUZZ_SRCS_helper_config     := helper/config.c helper/request.c helper/util.c common/zygote.c
 FUZZ_SRCS_serve_request     := frontend/serve_request.c frontend/util/util.c
