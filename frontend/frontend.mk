@@ -36,11 +36,11 @@ $(BUILD)/gen/evalplus_driver_text.h: frontend/evalplus_driver.py common/embed.sh
 $(BUILD)/frontend/evalplus_driver.o: $(BUILD)/gen/evalplus_driver_text.h
 $(BUILD)/frontend/evalplus_driver.o: ALL_CFLAGS += -I$(BUILD)/gen
 # So is the suite driver (script and classeval modes).
-$(BUILD)/gen/driver_text.h: frontend/driver.py common/embed.sh
+$(BUILD)/gen/driver_text.h: frontend/suites/driver/driver.py common/embed.sh
 	@mkdir -p $(dir $@)
 	sh common/embed.sh driver_py < $< > $@
-$(BUILD)/frontend/driver.o: $(BUILD)/gen/driver_text.h
-$(BUILD)/frontend/driver.o: ALL_CFLAGS += -I$(BUILD)/gen
+$(BUILD)/frontend/suites/driver/driver.o: $(BUILD)/gen/driver_text.h
+$(BUILD)/frontend/suites/driver/driver.o: ALL_CFLAGS += -I$(BUILD)/gen
 
 # sbx-run-init (frontend/warm/zygote/init/): a warm run's pid 1, which each
 # zygote spawns inside its tier's sandbox from the bytes sbx-run carries

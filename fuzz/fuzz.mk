@@ -32,7 +32,7 @@ FUZZ_SUITE_SRCS  := frontend/suite_load.c frontend/suite_def.c frontend/suite_bu
                     frontend/util/suite_file.c frontend/util/suite_jsonl.c frontend/suite_tasks.c frontend/results/verdict.c \
                     frontend/suite_table.c frontend/suite_humaneval.c frontend/suite_mbpp.c \
                     frontend/suite_classeval.c frontend/suite_custom.c frontend/suite_evalplus_row.c \
-                    frontend/suite_score.c frontend/driver.c fuzz/fuzz_suite_stubs.c \
+                    frontend/suite_score.c frontend/suites/driver/driver.c fuzz/fuzz_suite_stubs.c \
                     frontend/suite_formats.c frontend/results/suite_summary.c \
                     frontend/suite_evalplus.c frontend/evalplus_compare.c frontend/evalplus_value.c frontend/evalplus_oracle.c \
                     frontend/evalplus_digest.c \
@@ -48,7 +48,7 @@ FUZZ_SRCS_suite_load        := $(FUZZ_SUITE_SRCS)
 FUZZ_SRCS_custom_suite      := $(FUZZ_SUITE_SRCS)
 FUZZ_SRCS_template          := $(FUZZ_SUITE_SRCS)
 FUZZ_SRCS_classeval_extract := frontend/results/classeval.c frontend/results/passk.c frontend/util/strbuf.c
-FUZZ_SRCS_driver            := frontend/driver.c frontend/util/err.c
+FUZZ_SRCS_driver            := frontend/suites/driver/driver.c frontend/util/err.c
 FUZZ_SRCS_cluster_env       := frontend/cluster_env.c frontend/util/err.c
 FUZZ_SRCS_results           := $(FUZZ_SUITE_SRCS) frontend/results/results.c frontend/util/utf8.c
 FUZZ_SRCS_helper_request    := helper/request.c helper/util.c common/zygote.c
@@ -61,7 +61,7 @@ $(FUZZ_OBJDIR)/%.o: %.c
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(FUZZ_OBJDIR)/common/seccomp_policy.o: $(BUILD)/gen/seccomp_policy_text.h
-$(FUZZ_OBJDIR)/frontend/driver.o: $(BUILD)/gen/driver_text.h
+$(FUZZ_OBJDIR)/frontend/suites/driver/driver.o: $(BUILD)/gen/driver_text.h
 $(FUZZ_OBJDIR)/common/zygote.o: $(BUILD)/gen/zygote_text.h
 
 # $$ in prerequisites: expanded a second time per target (secondary

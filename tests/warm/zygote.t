@@ -36,7 +36,7 @@ Z=$(mktemp -d /tmp/sbx-zygote-t.XXXXXX)
 at_exit "rm -rf $Z"
 chmod 0755 "$Z"
 install -m 0644 "$zsrc" "$Z/zygote.py"
-install -m 0644 "$repo/tests/warm/zygote_client.py" "$repo/frontend/driver.py" "$Z/"
+install -m 0644 "$repo/tests/warm/zygote_client.py" "$repo/frontend/suites/driver/driver.py" "$Z/"
 install -m 0755 "$bpf" "$Z/write-bpf"
 install -m 0755 "$init" "$Z/sbx-run-init"
 install -m 0644 "$candidate" "$Z/candidate.bin"
