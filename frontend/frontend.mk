@@ -30,11 +30,11 @@ $(FRONTEND_OBJS): ALL_CFLAGS += $(FRONTEND_CFLAGS) $(FRONTEND_IQUOTE) \
 $(FRONTEND_OBJS): $(CONFIG_STAMP)
 
 # The evalplus driver is a Python file of its own, embedded as a C string.
-$(BUILD)/gen/evalplus_driver_text.h: frontend/evalplus_driver.py common/embed.sh
+$(BUILD)/gen/evalplus_driver_text.h: frontend/suites/evalplus/evalplus_driver.py common/embed.sh
 	@mkdir -p $(dir $@)
 	sh common/embed.sh evalplus_driver_py < $< > $@
-$(BUILD)/frontend/evalplus_driver.o: $(BUILD)/gen/evalplus_driver_text.h
-$(BUILD)/frontend/evalplus_driver.o: ALL_CFLAGS += -I$(BUILD)/gen
+$(BUILD)/frontend/suites/evalplus/evalplus_driver.o: $(BUILD)/gen/evalplus_driver_text.h
+$(BUILD)/frontend/suites/evalplus/evalplus_driver.o: ALL_CFLAGS += -I$(BUILD)/gen
 # So is the suite driver (script and classeval modes).
 $(BUILD)/gen/driver_text.h: frontend/suites/driver/driver.py common/embed.sh
 	@mkdir -p $(dir $@)

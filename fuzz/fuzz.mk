@@ -31,11 +31,11 @@ FUZZ_LDFLAGS := -fsanitize=fuzzer,address,undefined
 FUZZ_SUITE_SRCS  := frontend/suite_load.c frontend/suite_def.c frontend/suite_build.c \
                     frontend/util/suite_file.c frontend/util/suite_jsonl.c frontend/suite_tasks.c frontend/results/verdict.c \
                     frontend/suite_table.c frontend/suite_humaneval.c frontend/suite_mbpp.c \
-                    frontend/suite_classeval.c frontend/suite_custom.c frontend/suite_evalplus_row.c \
+                    frontend/suite_classeval.c frontend/suite_custom.c frontend/suites/evalplus/suite_evalplus_row.c \
                     frontend/suite_score.c frontend/suites/driver/driver.c fuzz/fuzz_suite_stubs.c \
                     frontend/suite_formats.c frontend/results/suite_summary.c \
-                    frontend/suite_evalplus.c frontend/evalplus_compare.c frontend/evalplus_value.c frontend/evalplus_oracle.c \
-                    frontend/evalplus_digest.c \
+                    frontend/suites/evalplus/suite_evalplus.c frontend/suites/evalplus/evalplus_compare.c frontend/suites/evalplus/evalplus_value.c frontend/suites/evalplus/evalplus_oracle.c \
+                    frontend/suites/evalplus/evalplus_digest.c \
                     frontend/util/sha256.c \
                     frontend/sandbox/tiers/run_result.c frontend/sandbox/tiers/tier.c \
                     frontend/sandbox/tiers/tier_helper.c frontend/sandbox/tiers/tier_bwrap.c frontend/sandbox/tiers/tier_unshare.c \
