@@ -28,12 +28,12 @@ FUZZ_LDFLAGS := -fsanitize=fuzzer,address,undefined
 # coverage instrumentation (a separate tree: the flags differ). Each target
 # links only the files it exercises, so a file elsewhere in the tree that
 # clang rejects does not stop the fuzzing of the parsers.
-FUZZ_SUITE_SRCS  := frontend/suite_load.c frontend/suite_def.c frontend/suite_build.c \
-                    frontend/util/suite_file.c frontend/util/suite_jsonl.c frontend/suite_tasks.c frontend/results/verdict.c \
-                    frontend/suite_table.c frontend/suite_humaneval.c frontend/suite_mbpp.c \
-                    frontend/suite_classeval.c frontend/suite_custom.c frontend/suites/evalplus/suite_evalplus_row.c \
-                    frontend/suite_score.c frontend/suites/driver/driver.c fuzz/fuzz_suite_stubs.c \
-                    frontend/suite_formats.c frontend/results/suite_summary.c \
+FUZZ_SUITE_SRCS  := frontend/suites/suite_load.c frontend/suites/suite_def.c frontend/suites/suite_build.c \
+                    frontend/util/suite_file.c frontend/util/suite_jsonl.c frontend/suites/suite_tasks.c frontend/results/verdict.c \
+                    frontend/suites/suite_table.c frontend/suites/suite_humaneval.c frontend/suites/suite_mbpp.c \
+                    frontend/suites/suite_classeval.c frontend/suites/suite_custom.c frontend/suites/evalplus/suite_evalplus_row.c \
+                    frontend/suites/suite_score.c frontend/suites/driver/driver.c fuzz/fuzz_suite_stubs.c \
+                    frontend/suites/suite_formats.c frontend/results/suite_summary.c \
                     frontend/suites/evalplus/suite_evalplus.c frontend/suites/evalplus/evalplus_compare.c frontend/suites/evalplus/evalplus_value.c frontend/suites/evalplus/evalplus_oracle.c \
                     frontend/suites/evalplus/evalplus_digest.c \
                     frontend/util/sha256.c \
