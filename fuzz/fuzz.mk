@@ -53,7 +53,7 @@ FUZZ_SRCS_cluster_env       := frontend/cluster_env.c frontend/util/err.c
 FUZZ_SRCS_results           := $(FUZZ_SUITE_SRCS) frontend/results/results.c frontend/util/utf8.c
 FUZZ_SRCS_helper_request    := helper/request.c helper/util.c common/zygote.c
 FUZZ_SRCS_helper_config     := helper/config.c helper/request.c helper/util.c common/zygote.c
-FUZZ_SRCS_serve_request     := frontend/serve_request.c frontend/util/util.c
+FUZZ_SRCS_serve_request     := frontend/serve/serve_request.c frontend/util/util.c
 FUZZ_LIBS := $(FRONTEND_LIBS) $(SECCOMP_LIBS) -lz
 
 $(FUZZ_OBJDIR)/%.o: %.c
