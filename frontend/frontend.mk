@@ -10,7 +10,7 @@ FRONTEND_DIRS     := $(patsubst %/,%,$(sort $(dir $(FRONTEND_SRCS) $(FRONTEND_HD
 FRONTEND_IQUOTE   := $(FRONTEND_DIRS:%=-iquote %)
 FRONTEND_OBJS     := $(FRONTEND_SRCS:%.c=$(BUILD)/%.o)
 FRONTEND_OBJS     += $(BUILD)/frontend/warm/run_init_elf.o
-FRONTEND_LIB_OBJS := $(filter-out $(BUILD)/frontend/main.o,$(FRONTEND_OBJS))
+FRONTEND_LIB_OBJS := $(filter-out $(BUILD)/frontend/cli/main.o,$(FRONTEND_OBJS))
 # zlib: the suite layer reads .jsonl.gz problem files. Linked in where its
 # archive is installed (Debian's zlib1g-dev): one shared library less to map
 # and relocate at every sbx-run start, 0.1 ms of CPU (docs/performance.md).

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "../../frontend/cluster_env.h"
+#include "../../frontend/cli/cluster_env.h"
 
 static const char *const shard_vars[] = {
         "SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_COUNT", "SLURM_ARRAY_TASK_MIN",
