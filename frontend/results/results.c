@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "results.h"
-#include "suite.h"
+#include "suite_file.h"
 #include "utf8.h"
 #include "util.h"
 

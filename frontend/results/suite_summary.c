@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "passk.h"
-#include "suite.h"
+#include "suite_file.h"
 #include "suite_summary.h"
 #include "util.h"
 #include "verdict.h"

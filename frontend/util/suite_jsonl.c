@@ -1,9 +1,16 @@
-/* JSONL parsed line by line, with the file and line in every error. */
+/* JSONL parsed line by line, with the file and line in every error (and
+ * Python's NaN and Infinity read as null), and the task ids its records
+ * carry. */
+#include <ctype.h>
 #include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "evalplus.h"
-#include "suite.h"
+#include "cleanup.h"
+#include "strbuf.h"
+#include "suite_file.h"
+#include "util.h"
 
 static int parse_line(const char *path, const char *p, size_t n, long line,
                       jsonl_fn fn, void *ctx, struct sbx_err *err)
@@ -18,7 +25,7 @@ static int parse_line(const char *path, const char *p, size_t n, long line,
                                 path, line);
         cJSON *obj = cJSON_ParseWithLengthOpts(p, n, &end, false);
         const char *at = obj ? NULL : cJSON_GetErrorPtr();
-        if (!obj && (obj = evalplus_parse_nonfinite(p, n)))
+        if (!obj && (obj = json_parse_nonfinite(p, n)))
                 end = NULL;     /* evalplus's MBPP+ has NaN and Infinity (Python's json) */
         if (!obj) {
                 long col = (at && at >= p && at <= p + n) ? (long)(at - p) + 1 : 0;
@@ -64,4 +71,80 @@ int suite_parse_jsonl(const char *path, const char *buf, size_t len,
                 p += n + (nl ? 1 : 0);
         }
         return 0;
+}
+
+/* Python's json writes NaN, Infinity and -Infinity (evalplus's MBPP+
+ * does); cJSON reads none of them. The record gets null there (evalplus's
+ * inputs go to its driver as the file spells them, and Python reads them
+ * back). */
+cJSON *json_parse_nonfinite(const char *p, size_t n)
+{
+        static const char *const words[] = { "-Infinity", "Infinity", "NaN", NULL };
+        struct strbuf b = { 0 };
+        const char *end = p + n;
+        cJSON *obj;
+
+        while (p < end) {
+                const char *const *w = words;
+                if (*p == '"') {
+                        const char *q = json_skip_string(p, end);
+                        q = q ? q : end;
+                        strbuf_addn(&b, p, (size_t)(q - p));
+                        p = q;
+                        continue;
+                }
+                while (*w && ((size_t)(end - p) < strlen(*w) || memcmp(p, *w, strlen(*w))))
+                        w++;
+                if (*w) {
+                        strbuf_add(&b, "null");
+                        p += strlen(*w);
+                } else {
+                        strbuf_addn(&b, p++, 1);
+                }
+        }
+        auto_free char *text = strbuf_done(&b);
+        if (!text)
+                return NULL;
+        obj = cJSON_Parse(text);
+        return obj;
+}
+
+/* Natural order: runs of digits compare as numbers, so HumanEval/2 comes
+ * before HumanEval/10 (leading zeros: the shorter run first on a tie). */
+int suite_natural_cmp(const char *a, const char *b)
+{
+        while (*a && *b) {
+                if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+                        const char *x = a, *y = b;
+                        while (*x == '0' && isdigit((unsigned char)x[1]))
+                                x++;
+                        while (*y == '0' && isdigit((unsigned char)y[1]))
+                                y++;
+                        size_t nx = strspn(x, "0123456789"), ny = strspn(y, "0123456789");
+                        int c = nx != ny ? (nx > ny) - (nx < ny) : strncmp(x, y, nx);
+                        if (c)
+                                return c;
+                        a = x + nx;
+                        b = y + ny;
+                        continue;
+                }
+                if (*a != *b)
+                        return (unsigned char)*a - (unsigned char)*b;
+                a++;
+                b++;
+        }
+        return (unsigned char)*a - (unsigned char)*b;
+}
+
+char *suite_task_id_string(const cJSON *v)
+{
+        char num[32];
+
+        if (cJSON_IsString(v) && v->valuestring[0])
+                return strdup(v->valuestring);
+        if (cJSON_IsNumber(v) && v->valuedouble == (double)(long long)v->valuedouble) {
+                snprintf(num, sizeof(num), "%lld", (long long)v->valuedouble);
+                return strdup(num);
+        }
+        return NULL;
 }

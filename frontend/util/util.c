@@ -178,3 +178,14 @@ int json_dup_str(const cJSON *obj, const char *key, char **out)
                 return errno = EINVAL, -1;
         return (*out = strdup(v->valuestring)) ? 1 : (errno = ENOMEM, -1);
 }
+
+const char *json_skip_string(const char *p, const char *end)
+{
+        for (p++; p < end; p++) {
+                if (*p == '\\')
+                        p++;
+                else if (*p == '"')
+                        return p + 1;
+        }
+        return NULL;
+}

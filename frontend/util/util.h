@@ -58,5 +58,9 @@ double json_get_num(const struct cJSON *obj, const char *key, double dflt);
 /* A copy of obj[key] in *out: 1; 0 when key is absent (*out untouched);
  * -1 with errno EINVAL when it is not a string, ENOMEM when out of memory. */
 int json_dup_str(const struct cJSON *obj, const char *key, char **out);
+/* Past the JSON string that starts at p (its opening quote) and ends
+ * before end: the byte after its closing quote, or NULL when it does not
+ * end there. */
+const char *json_skip_string(const char *p, const char *end);
 
 #endif

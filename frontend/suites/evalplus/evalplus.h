@@ -103,9 +103,6 @@ int evalplus_attach(struct suite *s, struct sbx_err *err);
  * with "test" in place of test_list). */
 bool evalplus_is_mbpp_originfmt(const cJSON *problem);
 void evalplus_free(struct evalplus_suite *e);
-/* A JSONL line with Python's NaN/Infinity, parsed with null in their
- * place; NULL when it is not valid JSON even so. */
-cJSON *evalplus_parse_nonfinite(const char *p, size_t n);
 char *evalplus_build_program(const struct suite *s, const struct suite_sample *smp,
                              struct sbx_err *err);
 /* Writes the driver's inputs file into dir. With limits, a sample's run

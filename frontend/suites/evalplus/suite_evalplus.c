@@ -31,17 +31,6 @@ static const char *skip_ws(const char *p, const char *end)
         return p;
 }
 
-static const char *skip_string(const char *p, const char *end)
-{
-        for (p++; p < end; p++) {
-                if (*p == '\\')
-                        p++;
-                else if (*p == '"')
-                        return p + 1;
-        }
-        return NULL;
-}
-
 /* The end of the JSON value at p (already valid: cJSON parsed the line). */
 static const char *skip_value(const char *p, const char *end)
 {
@@ -51,7 +40,7 @@ static const char *skip_value(const char *p, const char *end)
                 if (p >= end)
                         return NULL;
                 if (*p == '"') {
-                        if (!(p = skip_string(p, end)))
+                        if (!(p = json_skip_string(p, end)))
                                 return NULL;
                         continue;
                 }
@@ -76,7 +65,7 @@ static char *raw_value(const char *p, const char *end, const char *key)
         if (p >= end || *p++ != '{')
                 return NULL;
         while ((p = skip_ws(p, end)) < end && *p == '"') {
-                const char *k = p, *kend = skip_string(p, end);
+                const char *k = p, *kend = json_skip_string(p, end);
                 if (!kend || (p = skip_ws(kend, end)) >= end || *p++ != ':')
                         return NULL;
                 const char *v = skip_ws(p, end), *vend = skip_value(v, end);
@@ -482,40 +471,6 @@ void evalplus_score(const struct suite *s, size_t task, const struct run_result 
                 verdict_set(v, VERDICT_FAILED, "%s", why[bad]);
 }
 
-/* Python's json writes NaN, Infinity and -Infinity; cJSON reads none of
- * them. The problem object gets null there (the inputs themselves go to
- * the driver as the file spells them, and Python reads them back). */
-cJSON *evalplus_parse_nonfinite(const char *p, size_t n)
-{
-        static const char *const words[] = { "-Infinity", "Infinity", "NaN", NULL };
-        struct strbuf b = { 0 };
-        const char *end = p + n;
-        cJSON *obj;
-
-        while (p < end) {
-                const char *const *w = words;
-                if (*p == '"') {
-                        const char *q = skip_string(p, end);
-                        q = q ? q : end;
-                        strbuf_addn(&b, p, (size_t)(q - p));
-                        p = q;
-                        continue;
-                }
-                while (*w && ((size_t)(end - p) < strlen(*w) || memcmp(p, *w, strlen(*w))))
-                        w++;
-                if (*w) {
-                        strbuf_add(&b, "null");
-                        p += strlen(*w);
-                } else {
-                        strbuf_addn(&b, p++, 1);
-                }
-        }
-        auto_free char *text = strbuf_done(&b);
-        if (!text)
-                return NULL;
-        obj = cJSON_Parse(text);
-        return obj;
-}
 
 /* ---- evalplus's eval_results.json ---- */
 
