@@ -86,4 +86,5 @@ const struct suite_row suite_custom_row = {
         .name = NULL,                   /* the suite file's path */
         .ops = &suite_custom_ops,
         .timeout_ms = HUMANEVAL_TIMEOUT_MS,
+        .custom = true,
 };

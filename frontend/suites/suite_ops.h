@@ -60,6 +60,7 @@ struct suite_row {
         /* Why none is shipped and where to get one (NULL: --problems is required). */
         const char *not_shipped, *get_problems;
         bool evalplus_only;                     /* reads only evalplus's files (native, OriginFmt) */
+        bool custom;                            /* a custom suite file's: its template builds any file */
 };
 
 extern const struct suite_ops suite_humaneval_ops, suite_mbpp_ops, suite_classeval_ops,

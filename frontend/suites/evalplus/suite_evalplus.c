@@ -134,8 +134,10 @@ bool evalplus_is_mbpp_originfmt(const cJSON *problem)
 static int check_originfmt(const struct suite *s, struct sbx_err *err)
 {
         bool origin = s->n_tasks && evalplus_is_mbpp_originfmt(s->tasks[0].problem);
+        const struct suite_row *row = s->def.row;
 
-        if (!origin || !strcmp(s->def.name, "mbppplus") || s->def.row == &suite_custom_row)
+        /* the file is mbppplus's own, or a custom suite's template's to read */
+        if (!origin || row->evalplus_only || row->custom)
                 return 0;
         return sbx_fail(err, 0, "%s is evalplus's MbppPlus-OriginFmt file (plus tests in "
                         "\"test\"): --suite %s would ignore them; run --suite mbppplus",
