@@ -75,9 +75,5 @@ int run_cli_probe(struct cli_opts *opts);
 void cli_print_warning(const char *msg, void *ctx);
 int suite_cli_main(struct cli_opts *opts);
 int merge_cli_main(struct cli_opts *opts);
-int serve_main(struct cli_opts *opts, int argc, char **argv);
-/* run_cli.c: a result as --json prints it (cJSON is cJSON.h's). */
-struct cJSON;
-struct cJSON *run_result_to_json(const struct run_result *res, const char *summary);
 
 #endif

@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "limit.h"
+#include "serve.h"
 #include "trace.h"
 
 /* Run as root, the helper refuses and every other tier (bwrap, unshare,
@@ -34,6 +35,14 @@ static int prepare_jobs(struct cli_opts *o, struct sbx_err *err)
         return o->dump_dir ? 0 : limit_reserve_fds(o->jobs, err);
 }
 
+static int serve(struct cli_opts *o, int argc, char **argv)
+{
+        struct serve_opts so = { .sb = o->sb, .timeout_ms = o->timeout_ms,
+                                 .cpu_limit_s = o->cpu_limit_s, .jobs = o->jobs };
+
+        return serve_main(&so, argc, argv);
+}
+
 int main(int argc, char **argv)
 {
         struct cli_opts opts;
@@ -59,7 +68,7 @@ int main(int argc, char **argv)
         case CLI_MODE_PROBE: rc = run_cli_probe(&opts); break;
         case CLI_MODE_SUITE: rc = suite_cli_main(&opts); break;
         case CLI_MODE_MERGE: rc = merge_cli_main(&opts); break;
-        case CLI_MODE_SERVE: rc = serve_main(&opts, argc, argv); break;
+        case CLI_MODE_SERVE: rc = serve(&opts, argc, argv); break;
         default: cli_usage(stderr); rc = SBX_EXIT_USAGE; break;
         }
         cli_opts_free(&opts);

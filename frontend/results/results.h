@@ -60,4 +60,8 @@ void results_close(struct results_file *rf);
 /* Reads a results file into parsed lines (for merge); errors name the line. */
 int results_read(const char *path, cJSON ***lines, size_t *n, struct sbx_err *err);
 
+/* A single run's result as --json prints it (run_json.c): status, output
+ * (UTF-8, the tail past the cap), summary, tier. NULL when out of memory. */
+cJSON *run_result_to_json(const struct run_result *res, const char *summary);
+
 #endif

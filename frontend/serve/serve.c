@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "proc.h"
+#include "results.h"
 #include "serve.h"
 #include "stop_signals.h"
 #include "util.h"
@@ -36,7 +37,7 @@ struct job {
 };
 
 struct server {
-        struct cli_opts *opts;
+        struct serve_opts *opts;
         struct sandbox *sb;
         int parallel, inflight;
         struct job **slots;
@@ -486,7 +487,7 @@ static int serve_setup(struct server *S, int argc, char **argv, struct sbx_err *
         return sandbox_open(&S->sb, &S->opts->sb, err);
 }
 
-int serve_main(struct cli_opts *opts, int argc, char **argv)
+int serve_main(struct serve_opts *opts, int argc, char **argv)
 {
         struct server S = { .opts = opts, .parent_fd = -1 };
         struct sbx_err err = { 0 };

@@ -14,11 +14,24 @@
 
 #include <cjson/cJSON.h>
 
-#include "cli.h"
+#include "sandbox.h"
 
 #define SERVE_MAX_LINE_BYTES    (64LL << 20)    /* one request line, newline excluded */
 #define SERVE_MAX_TIMEOUT_MS    (24LL * 3600 * 1000)
 #define SERVE_MAX_ARGS          4096            /* argv, env, k entries */
+
+/* What the server takes from sbx-run's command line (cli/main.c). */
+struct serve_opts {
+        struct sandbox_opts sb;         /* the session every request runs in */
+        int64_t timeout_ms;             /* a request's default; 0: DEFAULT_TIMEOUT_MS */
+        int64_t cpu_limit_s;            /* --cpu; 0: the timeout's */
+        int jobs;                       /* -j; 0: the number of CPUs */
+};
+
+/* Serves requests on stdin until EOF or a stop signal; argv is sbx-run's
+ * own, which a suite request's child sbx-run reuses. Returns sbx-run's
+ * exit status. */
+int serve_main(struct serve_opts *opts, int argc, char **argv);
 
 enum serve_type {
         SERVE_RUN = 1,          /* "run": program text in a fresh private workdir */
