@@ -47,14 +47,6 @@ int run_build_argv(struct sandbox *sb, const struct tier_ops *t,
 /* run_finish.c: SIGKILL to the run's process group and its first process. */
 void run_kill_tree(struct sbx_run *r);
 
-/* run_result.c: res->detail = prefix + the first line of text; the last
- * non-empty stderr line (why a tier's own setup failed). */
-void run_result_set_detail(struct run_result *res, const char *prefix, const char *text);
-const char *run_result_stderr_reason(const struct run_result *res);
-/* The tier's tool failed: RUN_ERROR, detail "WHAT: killed by SIGNAL", or
- * with no signal "WHAT: " and the tool's last stderr line. */
-void run_result_tool_failed(struct run_result *res, const char *what, int sig);
-
 /* Pure classification, unit tested: fills res->status/returncode/signal/
  * detail from the wait status, the tier's status text and the limits. */
 void run_classify(struct run_result *res, enum tier t, int wait_status,

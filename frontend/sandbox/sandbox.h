@@ -15,6 +15,7 @@
 #include "err.h"
 #include "limit.h"
 #include "output.h"       /* struct run_output */
+#include "run_result.h"
 #include "tier.h"
 
 /* DEFAULT_TIMEOUT_MS and the other limits' defaults: limit.h's table. */
@@ -110,14 +111,6 @@ char *sandbox_inner_workdir(struct sbx_err *err);
  * what is left. */
 void sandbox_rmdtemp(const char *dir, const char *name);
 
-enum run_status {
-        RUN_OK = 0,             /* exited 0 */
-        RUN_FAILED,             /* non-zero exit or killed by a signal */
-        RUN_TIMEOUT,            /* wall-clock (or cpu) limit */
-        RUN_ERROR,              /* sandbox setup failed; the program did not run */
-};
-const char *run_status_name(enum run_status s);   /* "ok", "failed", "timeout", "error" */
-
 struct run_spec {
         char *const *argv;              /* argv[0] absolute path inside the sandbox */
         const char *workdir;            /* host directory, absolute */
@@ -137,30 +130,12 @@ struct run_spec {
         int64_t cpu_limit_s;            /* 0 = timeout + DEFAULT_CPU_SLACK_S */
 };
 
-struct run_result {
-        enum run_status status;
-        int returncode;                 /* exit code, or -signal as subprocess does */
-        int signal;                     /* 0 unless killed by a signal */
-        double duration_s;              /* wall */
-        double cpu_s;                   /* user+sys of the whole tree */
-        long max_rss_kb;
-        struct run_output out, err;
-        enum tier tier;
-        char detail[128];               /* helper status ("cpu-limit", ...) or setup error */
-        bool never_started;             /* the sandbox did not come up: the program never ran */
-        bool stop_signal;               /* it or its sandbox died of SIGTERM, SIGINT or SIGHUP,
-                                         * which sbx never sends: maybe a job's stop, not a verdict */
-};
-void run_result_free(struct run_result *res);
 /* After a run, with probe_by_first_run: 1 when the run showed its tier
  * broken before the program started and another tier is chosen (run it
  * again), 0 when the result stands, -1 (err set) when no acceptable tier
  * is left. */
 int sandbox_recheck_tier(struct sandbox *sb, const struct run_result *res,
                          struct sbx_err *err);
-/* llama-eval's `Sandbox` summary: "ok", "timeout", else the last non-empty line of
- * stderr (or stdout) cut at 400 chars, else "failed (rc=N)". malloc'd. */
-char *run_result_summary(const struct run_result *res);
 
 struct sbx_run;                         /* one run in flight */
 

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run_internal.h"
+#include "run_result.h"
 
 #define SUMMARY_MAX_CHARS 400
 

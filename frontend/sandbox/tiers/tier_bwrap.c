@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "run_internal.h"
 #include "tier_ops.h"
 
 /* --size BYTES --tmpfs PATH: a tmpfs of bounded size. */

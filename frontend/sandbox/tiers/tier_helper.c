@@ -7,7 +7,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "run_internal.h"
 #include "tier_ops.h"
 #include "util.h"
 

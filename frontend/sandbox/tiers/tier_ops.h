@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "argv.h"
-#include "sandbox.h"
+#include "run_result.h"
 #include "tier.h"
 
 struct tier_ops {

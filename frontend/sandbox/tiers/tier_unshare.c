@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "run_internal.h"
 #include "tier_ops.h"
 
 int unshare_prefix(const struct tier_params *p, struct strvec *v)
