@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "cluster_env.h"
 #include "limit.h"
+#include "suite.h"
 
 enum opt_id {
         OPT_FILE = 256, OPT_WORKDIR, OPT_PROBE, OPT_SUITE, OPT_PROBLEMS,
@@ -280,6 +281,7 @@ static int check_mode(struct cli_opts *o, int argc, char **argv, struct sbx_err 
          * server's; a single run has nothing to keep warm. */
         o->sb.warm = o->warm == 1 ||
                      (o->warm < 0 && (o->mode == CLI_MODE_SUITE || o->mode == CLI_MODE_SERVE));
+        o->sb.warm_sources = suite_driver_sources();
         o->sb.env = strvec_list(&o->env);
         o->sb.ro_binds = strvec_list(&o->ro_binds);
         o->sb.packages = strvec_list(&o->packages);

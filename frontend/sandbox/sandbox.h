@@ -50,6 +50,11 @@ struct sandbox_opts {
          * flight (docs/warm.md); the others, and every sample where the
          * tier cannot start one, run cold. */
         bool warm;
+        /* The trusted programs a zygote compiles once, as the runs name them
+         * on `python -c` (the suite layer's drivers), NULL-terminated, or
+         * NULL: handed down, so that nothing below the suites reaches up
+         * for them. */
+        const char *const *warm_sources;
 };
 
 /* The defaults: everything 0 (the DEFAULT_* limits), any tier. */

@@ -80,6 +80,10 @@ struct suite {
 /* Reading the files (suite_read_file, suite_parse_json, suite_parse_jsonl)
  * and task ids (suite_task_id_string, suite_natural_cmp): util/suite_file.h. */
 
+/* Every trusted driver a suite's runs may name (NULL-terminated), which
+ * a warm zygote compiles once: sandbox_opts.warm_sources (suite_table.c). */
+const char *const *suite_driver_sources(void);
+
 /* Built-in name ("humaneval", "humanevalplus", "mbpp", "classeval") or a
  * custom suite file. */
 int suite_def_load(struct suite_def *def, const char *name_or_path, struct sbx_err *err);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "evalplus.h"
 #include "suite_ops.h"
 
 /* Shipped problem files: HumanEval+ in the OriginFmt form, whose plus tests
@@ -49,4 +50,13 @@ void suite_row_names(char *buf, size_t len)
                 int n = snprintf(buf + at, len - at, "%s%s", i ? ", " : "", rows[i].name);
                 at += n > 0 ? (size_t)n : 0;
         }
+}
+
+const char *const *suite_driver_sources(void)
+{
+        static const char *sources[3];
+
+        sources[0] = driver_source;
+        sources[1] = evalplus_driver_source;
+        return sources;
 }

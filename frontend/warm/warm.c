@@ -181,7 +181,7 @@ out:
 static int zygote_ready(struct sandbox *sb, struct zygote *z, char *why, size_t whylen)
 {
         z->starting = false;
-        if (!warm_wait_ready(z->ctl, &z->pidfd) || warm_send_init(z->ctl) < 0) {
+        if (!warm_wait_ready(z->ctl, &z->pidfd) || warm_send_init(z->ctl, sb->opts.warm_sources) < 0) {
                 snprintf(why, whylen, "the zygote did not start in tier %s (its stderr says why)",
                          sb->tier->name);
                 zygote_end(z);

@@ -10,8 +10,6 @@
 #include <unistd.h>
 
 #include "cleanup.h"
-#include "driver.h"
-#include "evalplus.h"
 #include "run_init_fd.h"
 #include "seccomp_bpf.h"
 #include "util.h"
@@ -41,14 +39,16 @@ int warm_send_msg(int fd, const char *text, const int *fds, size_t nfds)
 
 /* {"op":"init","sources":[...]}: sbx's own drivers, which the zygote
  * compiles once instead of each sample compiling its -c SOURCE again. */
-static char *init_json(void)
+static char *init_json(const char *const *sources)
 {
-        const char *const sources[] = { driver_source, evalplus_driver_source };
         cJSON *j = cJSON_CreateObject();
         char *text = NULL;
+        int n = 0;
 
+        while (sources && sources[n])
+                n++;
         if (j && cJSON_AddStringToObject(j, "op", "init") &&
-            cJSON_AddItemToObject(j, "sources", cJSON_CreateStringArray(sources, 2)))
+            cJSON_AddItemToObject(j, "sources", cJSON_CreateStringArray(sources, n)))
                 text = cJSON_PrintUnformatted(j);
         cJSON_Delete(j);
         return text;
@@ -56,9 +56,9 @@ static char *init_json(void)
 
 /* The cold path's filter, through a pipe the zygote reads to EOF, the run
  * init and the candidate's confinement. */
-int warm_send_init(int ctl)
+int warm_send_init(int ctl, const char *const *sources)
 {
-        auto_free char *text = init_json();
+        auto_free char *text = init_json(sources);
         auto_fd init = run_init_fd();
         auto_fd candidate = candidate_code_fd();
         int bpf[2], rc;

@@ -13,8 +13,9 @@
 
 /* One SOCK_SEQPACKET message and its fds (SCM_RIGHTS): 0, or -1 (errno). */
 int warm_send_msg(int fd, const char *text, const int *fds, size_t nfds);
-/* The init message: 0, or -1. */
-int warm_send_init(int ctl);
+/* The init message, with the trusted sources (NULL-terminated, or NULL)
+ * the zygote compiles once: 0, or -1. */
+int warm_send_init(int ctl, const char *const *sources);
 /* The zygote's {"ready":1} within ZYGOTE_READY_MS; a pidfd of the zygote
  * itself in *zygote (-1 where the kernel gave none): the tier's process
  * sbx-run started may be a setuid helper, which no signal of ours reaches,
