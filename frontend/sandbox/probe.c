@@ -160,86 +160,12 @@ static const char *helper_reason(const cJSON *probe)
         return NULL;
 }
 
-/* `TOOL ARG`'s JSON, or NULL. */
-static cJSON *tool_json(const char *tool, const char *arg)
-{
-        char *argv[] = { (char *)tool, (char *)arg, NULL };
-        struct run_output out;
-        struct sbx_err err;
-        cJSON *j = NULL;
-
-        if (!arg || !tool || access(tool, X_OK) < 0 ||
-            proc_capture(argv, NULL, &out, 65536, &err) < 0)
-                return NULL;
-        if (out.data) {
-                char *brace = strchr(out.data, '{');
-                j = brace ? cJSON_Parse(brace) : NULL;
-        }
-        free(out.data);
-        return j;
-}
-
 /* `TOOL --probe` says why a tier that does not work refuses this caller
  * (the helper: not setuid, not in the group, config refused): its JSON,
  * or NULL. */
 static cJSON *self_probe(const struct sandbox *sb, const struct tier_ops *o)
 {
-        return sb->tier_ok[o->id] ? NULL : tool_json(sb->tool[o->id], o->self_probe_arg);
-}
-
-int sandbox_helper_ceilings(struct sandbox *sb, double *timeout_s, double *cpu_s)
-{
-        const struct tier_ops *o = sb->tier;
-        struct sbx_err err = { 0 };
-        cJSON *hp;
-        const cJSON *c;
-
-        *timeout_s = *cpu_s = 0;
-        /* Only a tier whose tool reports its config (the helper's --probe)
-         * has ceilings. The tool is looked up lazily: the tier may be
-         * chosen, unproven. */
-        if (!o || !o->self_probe_arg || sandbox_tier_ready(sb, o->id, &err) < 0 ||
-            !(hp = tool_json(sb->tool[o->id], o->self_probe_arg)))
-                return 0;
-        c = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(hp, "config"),
-                                             "ceilings");
-        *timeout_s = json_get_num(c, "timeout", 0);
-        *cpu_s = json_get_num(c, "cpu", 0);
-        cJSON_Delete(hp);
-        return 1;
-}
-
-int sandbox_helper_limits(struct sandbox *sb, struct helper_limits *deflt,
-                          struct helper_limits *max)
-{
-        static const char *const keys[2] = { "defaults", "ceilings" };
-        struct helper_limits *out[2] = { deflt, max };
-        const struct tier_ops *o = sb->tier;
-        struct sbx_err err = { 0 };
-        cJSON *hp;
-
-        for (int i = 0; i < 2; i++)
-                *out[i] = (struct helper_limits){ -1, -1, -1, -1, -1, -1, -1, -1 };
-        if (!o || !o->self_probe_arg || sandbox_tier_ready(sb, o->id, &err) < 0 ||
-            !(hp = tool_json(sb->tool[o->id], o->self_probe_arg)))
-                return 0;
-        for (int i = 0; i < 2; i++) {
-                const cJSON *c = cJSON_GetObjectItemCaseSensitive(
-                        cJSON_GetObjectItemCaseSensitive(hp, "config"), keys[i]);
-                *out[i] = (struct helper_limits){
-                        json_get_num(c, "timeout", -1), json_get_num(c, "cpu", -1),
-                        (long long)json_get_num(c, "memory", -1),
-                        (long long)json_get_num(c, "nproc", -1),
-                        (long long)json_get_num(c, "fsize", -1),
-                        (long long)json_get_num(c, "nofile", -1),
-                        (long long)json_get_num(c, "tmpfs_size", -1),
-                        -1,
-                };
-        }
-        max->zygote_life_s = json_get_num(cJSON_GetObjectItemCaseSensitive(hp, "config"),
-                                          "max_zygote_life", -1);
-        cJSON_Delete(hp);
-        return 1;
+        return sb->tier_ok[o->id] ? NULL : sandbox_tool_json(sb->tool[o->id], o->self_probe_arg);
 }
 
 static void report_text(struct sandbox *sb, FILE *fp)

@@ -1,7 +1,7 @@
-/* The session: resolve the interpreter and venv once, compute binds, env
- * and each tier's argv prefix once (tier_choose.c then picks the tier). Runs
- * (run.c) only reuse what is here. */
-#include <dirent.h>
+/* The session: resolve the interpreter and venv once, compute binds and
+ * env once (tier_tool.c readies each tier's tool and argv prefix when it is
+ * first used, tier_choose.c then picks the tier). Runs (run.c) only reuse
+ * what is here. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -9,19 +9,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/prctl.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "interp.h"
 #include "proc.h"
-#include "run_init_fd.h"
 #include "sandbox_impl.h"
-#include "seccomp_bpf.h"
 #include "warm.h"
-#include "sysdirs.h"
 #include "trace.h"
 #include "util.h"
 #include "venv.h"
@@ -194,196 +189,6 @@ out:
         return rc;
 }
 
-/* Only the tier about to be used is looked up: the helper tier searches
- * PATH for neither bwrap nor unshare. */
-static char *find_tool(const struct tier_ops *o)
-{
-        const char *env = o->tool_env ? getenv(o->tool_env) : NULL;
-
-        if (o->tool_path)
-                return strdup(env && env[0] ? env : o->tool_path);
-        return o->tool ? proc_find_exe(o->tool, NULL) : NULL;
-}
-
-static int make_scratch(struct sandbox *sb, struct sbx_err *err);
-
-/* A file that no other process can reach (the BPF program, sbx-run-init):
- * a memfd, else (a host filter may deny memfd_create) an unlinked file in
- * our 0700 scratch directory, which is made only then. */
-static int private_file(struct sandbox *sb, const char *name, char *why, size_t len)
-{
-        char path[PATH_MAX];
-        struct sbx_err err = { 0 };
-        int fd = memfd_create(name, MFD_CLOEXEC);
-
-        if (fd >= 0)
-                return fd;
-        snprintf(why, len, "memfd_create: %s", strerror(errno));
-        if (make_scratch(sb, &err) < 0) {
-                snprintf(why + strlen(why), len - strlen(why), "; %s", err.msg);
-                return -1;
-        }
-        fd = open(sb->scratch, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-        if (fd >= 0)
-                return fd;
-        if (snprintf(path, sizeof(path), "%s/%s-XXXXXX", sb->scratch, name) >= (int)sizeof(path))
-                return errno = ENAMETOOLONG, -1;
-        sb->scratch_used = true;
-        fd = mkostemp(path, O_CLOEXEC);
-        if (fd >= 0 && unlink(path) < 0) {
-                close(fd);
-                fd = -1;
-        }
-        if (fd < 0)
-                snprintf(why + strlen(why), len - strlen(why), "; an unlinked file in %s: %s",
-                         sb->scratch, strerror(errno));
-        return fd;
-}
-
-/* Each run opens the program afresh through /proc/self/fd, so that
- * concurrent bwraps do not share a file offset. Without it the bwrap tier
- * does not work (probe.c): it never runs unfiltered. */
-static void export_seccomp(struct sandbox *sb)
-{
-        char why[512] = "";
-        int fd = private_file(sb, "sbx-seccomp-bpf", why, sizeof(why));
-
-        if (fd >= 0 && sbx_seccomp_write(fd) < 0) {
-                snprintf(why, sizeof(why), "writing the seccomp program: %s", strerror(errno));
-                close(fd);
-                fd = -1;
-        }
-        sb->seccomp_fd = fd;
-        if (fd < 0)
-                sb->seccomp_why = strdup(why[0] ? why : "export failed");
-}
-
-/* sbx-run-init for the runs' pid 1 (tier_ops.runs_init), which every run
- * execs from the same file, read-only: a sealed memfd, else an unlinked
- * file of ours; without it the tier does not work. */
-static void export_init(struct sandbox *sb)
-{
-        char why[512] = "";
-        int fd = run_init_fd();
-
-        if (fd < 0 && (fd = private_file(sb, "sbx-run-init", why, sizeof(why))) >= 0 &&
-            (fchmod(fd, 0700) < 0 || run_init_write(fd) < 0)) {
-                snprintf(why, sizeof(why), "writing sbx-run-init: %s", strerror(errno));
-                close(fd);
-                fd = -1;
-        }
-        if (fd >= 0 && (fd = run_init_read_only(fd)) < 0)
-                snprintf(why, sizeof(why), "reopening sbx-run-init: %s", strerror(errno));
-        sb->init_fd = fd;
-        if (fd < 0)
-                sb->init_why = strdup(why[0] ? why : "export failed");
-}
-
-static int build_root_dirs(struct host_dir *dirs, char links[][256], size_t *n)
-{
-        struct stat st;
-
-        *n = 0;
-        /* /usr and /etc: argv.c binds them first, whatever the host */
-        for (const char *const *d = sbx_system_dirs + SBX_SYSTEM_DIRS_PLAIN; *d; d++) {
-                if (lstat(*d, &st) < 0)
-                        continue;
-                struct host_dir *h = &dirs[(*n)++];
-                h->path = *d;
-                h->link_target = NULL;
-                if (S_ISLNK(st.st_mode)) {
-                        ssize_t len = readlink(*d, links[*n - 1], 255);
-                        if (len < 0)
-                                return -1;
-                        links[*n - 1][len] = '\0';
-                        h->link_target = links[*n - 1];
-                }
-        }
-        return 0;
-}
-
-/* The session-wide argv of tier t (zp NULL), or the argv that starts a
- * warm suite's zygote in it. */
-static int build_tier_argv(struct sandbox *sb, enum tier t, const struct zygote_params *zp,
-                           struct strvec *out, struct sbx_err *err)
-{
-        const struct tier_ops *o = tier_ops(t);
-        struct host_dir dirs[8];
-        char links[8][256];
-        size_t n_dirs = 0;
-
-        if (o->needs_root_dirs && build_root_dirs(dirs, links, &n_dirs) < 0)
-                return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "readlink");
-        struct tier_params p = {
-                .tool = sb->tool[t] ? sb->tool[t] : "",
-                .root_dirs = dirs, .n_root_dirs = n_dirs,
-                .binds = (const char *const *)sb->binds.items,
-                .memory_bytes = zp ? zp->memory_bytes : sb->opts.memory_bytes,
-                .fsize_bytes = sb->opts.fsize_bytes,
-                .tmpfs_bytes = DEFAULT_WORKDIR_BYTES,
-                .seccomp = sb->seccomp_fd >= 0,
-        };
-        if (zp && !o->build_zygote)
-                return sbx_fail(err, 0, "tier %s cannot start a zygote", o->name);
-        if (zp ? o->build_zygote(&p, zp, out) < 0 : tier_build_prefix(t, &p, out) < 0)
-                return sbx_fail_oom(err, "argv");
-        return 0;
-}
-
-static int build_prefix(struct sandbox *sb, enum tier t, struct sbx_err *err)
-{
-        return build_tier_argv(sb, t, NULL, &sb->prefix[t], err);
-}
-
-int sandbox_zygote_argv(struct sandbox *sb, const struct zygote_params *zp,
-                        struct strvec *out, struct sbx_err *err)
-{
-        if (!sb->tier || sandbox_tier_ready(sb, sb->tier->id, err) < 0)
-                return sb->tier ? -1 : sbx_fail(err, 0, "no tier chosen");
-        return build_tier_argv(sb, sb->tier->id, zp, out, err);
-}
-
-/* The rlimit tier's RLIMIT_NPROC counts all of the user's processes: put
- * the ceiling above what the user already runs. */
-static long long count_user_processes(void)
-{
-        DIR *d = opendir("/proc");
-        struct dirent *e;
-        struct stat st;
-        long long n = 0;
-
-        if (!d)
-                return 0;
-        while ((e = readdir(d)))
-                if (e->d_name[0] >= '1' && e->d_name[0] <= '9' &&
-                    fstatat(dirfd(d), e->d_name, &st, 0) == 0 && st.st_uid == getuid())
-                        n++;
-        closedir(d);
-        return n;
-}
-
-int sandbox_tier_ready(struct sandbox *sb, enum tier t, struct sbx_err *err)
-{
-        const struct tier_ops *o = tier_ops(t);
-
-        if (sb->tier_ready[t])
-                return 0;
-        free(sb->tool[t]);      /* an earlier attempt that failed */
-        strvec_free(&sb->prefix[t]);
-        sb->tool[t] = find_tool(o);
-        if (o->needs_seccomp && sb->tool[t])
-                export_seccomp(sb);
-        if (o->runs_init && sb->tool[t] && sb->init_fd < 0)
-                export_init(sb);
-        if (o->counts_nproc)
-                sb->nproc_limit = count_user_processes() + NPROC_HEADROOM;
-        if (build_prefix(sb, t, err) < 0)
-                return -1;
-        sb->tier_ready[t] = true;
-        sbx_trace(tier_name(t));
-        return 0;
-}
-
 /* fds 3 to 6 become the children's extra fds; keeping them taken in
  * sbx-run means no pipe of ours is ever created there and clobbered. */
 static int reserve_low_fds(struct sandbox *sb, struct sbx_err *err)
@@ -395,34 +200,6 @@ static int reserve_low_fds(struct sandbox *sb, struct sbx_err *err)
         if (fd < 0)
                 return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "/dev/null");
         sb->devnull_fd = fd;
-        return 0;
-}
-
-static const char *tmp_dir(void)
-{
-        const char *tmp = getenv("TMPDIR");
-
-        return tmp && tmp[0] == '/' ? tmp : "/tmp";
-}
-
-/* The session's 0700 scratch root, on first use: a --workdir run (its
- * seccomp program in a memfd) makes none, a --file run only this one
- * (sandbox_sole_workdir). Every inode made on the host's /tmp costs CPU
- * (docs/performance.md, "The workdir's inodes"). */
-static int make_scratch(struct sandbox *sb, struct sbx_err *err)
-{
-        if (sb->scratch)
-                return 0;
-        if (asprintf(&sb->scratch, "%s/sbx-run-XXXXXX", tmp_dir()) < 0) {
-                sb->scratch = NULL;
-                return sbx_fail_oom(err, "scratch");
-        }
-        if (!mkdtemp(sb->scratch)) {
-                int e = errno;
-                free(sb->scratch);
-                sb->scratch = NULL;
-                return sbx_fail_code(err, SBX_EXIT_SANDBOX, e, "mkdtemp in %s", tmp_dir());
-        }
         return 0;
 }
 
@@ -499,81 +276,9 @@ void sandbox_close(struct sandbox *sb)
 enum tier sandbox_tier(const struct sandbox *sb) { return tier_id(sb->tier); }
 const char *sandbox_python(const struct sandbox *sb) { return sb->python; }
 
-char *sandbox_mkdtemp(struct sandbox *sb, struct sbx_err *err)
-{
-        char *path = NULL;
-
-        if (sb->scratch_is_workdir) {
-                sbx_fail_code(err, SBX_EXIT_SANDBOX, EBUSY, "workdir: the scratch root is a run's");
-                return NULL;
-        }
-        if (make_scratch(sb, err) < 0)
-                return NULL;
-        sb->scratch_used = true;
-        if (asprintf(&path, "%s/%u", sb->scratch, sb->scratch_seq++) < 0) {
-                sbx_fail_oom(err, "workdir");
-                return NULL;
-        }
-        if (mkdir(path, 0700) < 0) {
-                sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "mkdir %s", path);
-                free(path);
-                return NULL;
-        }
-        return path;
-}
-
-void sandbox_rmdtemp(const char *dir, const char *name)
-{
-        char path[4096];
-
-        if (name && snprintf(path, sizeof(path), "%s/%s", dir, name) < (int)sizeof(path) &&
-            unlink(path) < 0 && errno != ENOENT)
-                name = NULL;    /* not removable alone: the walk's turn */
-        if (!name || rmdir(dir) < 0)
-                sbx_rm_tree(dir);
-}
-
-char *sandbox_sole_workdir(struct sandbox *sb, struct sbx_err *err)
-{
-        char *path;
-
-        if (sb->scratch_used || sb->scratch_is_workdir)
-                return sandbox_mkdtemp(sb, err);
-        if (make_scratch(sb, err) < 0)
-                return NULL;
-        if (!(path = strdup(sb->scratch))) {
-                sbx_fail_oom(err, "workdir");
-                return NULL;
-        }
-        sb->scratch_used = sb->scratch_is_workdir = true;
-        return path;
-}
-
 bool sandbox_binds_data(const struct sandbox *sb)
 {
         return sb->tier && sb->tier->binds_data && !sb->opts.warm;
-}
-
-/* Named as a scratch root would be; nothing is made: bwrap mounts the
- * run's tmpfs there, in the sandbox's own /tmp. */
-char *sandbox_inner_workdir(struct sbx_err *err)
-{
-        static const char set[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-        unsigned char rnd[6];
-        char name[sizeof(rnd) + 1], *path;
-
-        if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd)) {
-                sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "getrandom");
-                return NULL;
-        }
-        for (size_t i = 0; i < sizeof(rnd); i++)
-                name[i] = set[rnd[i] % (sizeof(set) - 1)];
-        name[sizeof(rnd)] = '\0';
-        if (asprintf(&path, "%s/sbx-run-%s", tmp_dir(), name) < 0) {
-                sbx_fail_oom(err, "workdir");
-                return NULL;
-        }
-        return path;
 }
 
 char *sandbox_resolve_argv0(const struct sandbox *sb, const char *arg0)

@@ -1,6 +1,6 @@
 /* The session's private state, shared by the files that implement
- * sandbox.h (sandbox.c, tier_choose.c, probe.c, run.c, run_finish.c). Not
- * for the CLI or the suite layer. */
+ * sandbox.h (sandbox.c, scratch.c, tier_tool.c, tier_choose.c, probe.c and
+ * the run's files). Not for the CLI or the suite layer. */
 #ifndef SBX_SANDBOX_IMPL_H
 #define SBX_SANDBOX_IMPL_H
 
@@ -64,10 +64,34 @@ struct tier_prober {
         void (*note_failure)(struct sandbox *sb, enum tier t, const struct run_result *res);
 };
 
-/* probe.c */
+/* probe.c: the prober sandbox_open uses */
 extern const struct tier_prober probe_real;
 int probe_tool_missing(struct sandbox *sb, enum tier t);
 void probe_note_failure(struct sandbox *sb, enum tier t, const struct run_result *res);
+/* tier_choose.c: sets sb->tier, or fails with SBX_EXIT_SANDBOX and every
+ * tier's reason */
+int tier_choose(struct sandbox *sb, struct sbx_err *err);
+/* run.c: one run through tier t, blocking (a tier's probe) */
+int run_tier_sync(struct sandbox *sb, const struct tier_ops *t,
+                  const struct run_spec *spec, const volatile sig_atomic_t *stop,
+                  struct run_result *res, struct sbx_err *err);
+/* sandbox.c: sandbox_open without choosing a tier (for --probe) */
+int sandbox_prepare(struct sandbox **out, const struct sandbox_opts *opts,
+                    struct sbx_err *err);
+/* scratch.c: the session's scratch root, made on first use. */
+int sandbox_make_scratch(struct sandbox *sb, struct sbx_err *err);
+
+/* tier_tool.c. Looks up what tier t needs, once, when it is first about to
+ * be used: its tool, bwrap's seccomp program, the rlimit tier's process
+ * count, its argv prefix. A missing tool is not an error here (tool[t]
+ * stays NULL). */
+int sandbox_tier_ready(struct sandbox *sb, enum tier t, struct sbx_err *err);
+/* The argv that starts a warm suite's zygote in the chosen tier. */
+int sandbox_zygote_argv(struct sandbox *sb, const struct zygote_params *zp,
+                        struct strvec *out, struct sbx_err *err);
+/* `TOOL ARG`'s JSON (a tool's --probe), or NULL. */
+struct cJSON;
+struct cJSON *sandbox_tool_json(const char *tool, const char *arg);
 /* The helper's defaults and ceilings (`sbx-helper --probe`), -1 where it
  * gives none (null: no limit), all -1 in a tier without them; times in s.
  * Returns 1 when the tier's tool reported them. */
@@ -78,22 +102,5 @@ struct helper_limits {
 };
 int sandbox_helper_limits(struct sandbox *sb, struct helper_limits *deflt,
                           struct helper_limits *max);
-/* tier_choose.c: sets sb->tier, or fails with SBX_EXIT_SANDBOX and every
- * tier's reason */
-int tier_choose(struct sandbox *sb, struct sbx_err *err);
-/* run.c */
-int run_tier_sync(struct sandbox *sb, const struct tier_ops *t,
-                  const struct run_spec *spec, const volatile sig_atomic_t *stop,
-                  struct run_result *res, struct sbx_err *err);
-/* sandbox.c: sandbox_open without choosing a tier (for --probe) */
-int sandbox_prepare(struct sandbox **out, const struct sandbox_opts *opts,
-                    struct sbx_err *err);
-/* Looks up what tier t needs, once, when it is first about to be used:
- * its tool, bwrap's seccomp program, the rlimit tier's process count, its
- * argv prefix. A missing tool is not an error here (tool[t] stays NULL). */
-int sandbox_tier_ready(struct sandbox *sb, enum tier t, struct sbx_err *err);
-/* The argv that starts a warm suite's zygote in the chosen tier. */
-int sandbox_zygote_argv(struct sandbox *sb, const struct zygote_params *zp,
-                        struct strvec *out, struct sbx_err *err);
 
 #endif
