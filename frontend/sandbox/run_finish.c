@@ -1,7 +1,7 @@
 /* Ending a run: reap it, take it off the session's list, and turn the wait
  * status and the tier's own status report (helper status JSON, bwrap
- * --json-status-fd) into a run_result. run.c calls in here, never the
- * other way round. */
+ * --json-status-fd, a zygote's status line) into a run_result. run.c calls
+ * in here, never the other way round. */
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <signal.h>
@@ -15,7 +15,6 @@
 #include "sandbox_impl.h"
 #include "trace.h"
 #include "util.h"
-#include "warm.h"
 
 #define CPU_SLACK_S 0.05        /* rusage rounding against the rlimit */
 
@@ -27,7 +26,7 @@ void run_free(struct sbx_run *r)
                 if (*fds[i] >= 0)
                         close(*fds[i]);
         free(r->workdir);
-        warm_spec_free(r->warm);
+        run_warm_free(r->warm);
         run_result_free(&r->res);
         free(r);
 }
@@ -127,7 +126,7 @@ void sbx_run_finish(struct sbx_run *r, struct run_result *res)
         r->res.cpu_s = (double)(ut.tv_sec + st.tv_sec) +
                        (double)(ut.tv_usec + st.tv_usec) / 1e6;
         r->res.max_rss_kb = r->ru.ru_maxrss;
-        run_classify_with(&r->res, r->tier->id, r->warm && r->pid < 0 ? helper_classify :
+        run_classify_with(&r->res, r->tier->id, r->backend->classify ? r->backend->classify :
                           r->tier->classify, r->wait_status, r->status_buf,
                           r->killed_wall, r->interrupted, r->cpu_limit_s);
         r->res.stop_signal = is_stop_signal(r->res.signal) ||

@@ -242,7 +242,8 @@ void sandbox_close(struct sandbox *sb)
                 return;
         bool warm = sb->warm != NULL;
 
-        warm_pool_close(sb);
+        warm_pool_close(sb->warm);
+        sb->warm = NULL;
         /* the zygotes' helpers and inits end with the session: reaped
          * here, their CPU (every warm sample's) is counted as ours */
         if (warm && !sb->runs)
@@ -290,15 +291,4 @@ char *sandbox_resolve_argv0(const struct sandbox *sb, const char *arg0)
         if (strchr(arg0, '/'))
                 return NULL;
         return proc_find_exe(arg0, SANDBOX_PATH);
-}
-
-void sandbox_warm_expect(struct sandbox *sb, size_t workers)
-{
-        if (sb->opts.warm)
-                warm_expect(sb, workers);
-}
-
-void sandbox_warm_counts(const struct sandbox *sb, size_t *warm, size_t *cold, const char **why)
-{
-        warm_counts(sb, warm, cold, why);
 }

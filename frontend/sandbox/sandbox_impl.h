@@ -50,7 +50,10 @@ struct sandbox {
         int runs_in_flight;
         bool choice_warned;             /* the tier's choice_warning, said once */
         const struct tier_prober *prober;       /* set by sandbox_open */
-        struct warm_pool *warm;                 /* warm.c; NULL until a warm run */
+        /* The warm backend's pool (warm/), opened by the first warm run
+         * (run_warm.c), and how many zygotes it starts together. */
+        struct warm_pool *warm;
+        size_t warm_expect;
 };
 
 /* What the tier choice asks of each tier; probe.c's probe_real runs the

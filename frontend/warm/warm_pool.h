@@ -1,0 +1,44 @@
+/* The pool's state, shared by warm.c (the zygotes) and warm_run.c (the
+ * runs sent to them). Private to warm/. */
+#ifndef SBX_WARM_POOL_H
+#define SBX_WARM_POOL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "util.h"
+#include "warm.h"
+
+struct zygote {
+        pid_t pid;              /* the tier's process; -1: the slot is free */
+        int pidfd;              /* the zygote itself, once ready; -1: none */
+        int ctl;                /* our end of its control socket */
+        int64_t expires_ms;     /* the tier's wall clock ends it then */
+        bool busy;
+        bool starting;          /* spawned; its ready line not read, its init not sent */
+};
+
+struct warm_pool {
+        struct warm_params wp;  /* its lists point into the strvecs below */
+        struct strvec argv, env, sources;
+        char *unavailable, *tier, *python;
+        struct zygote *z;
+        size_t n;
+        size_t expect;          /* zygotes started together (warm_pool_expect) */
+        bool off;               /* warm runs given up for the session */
+        size_t warm, cold;
+        char cold_why[512];
+};
+
+/* A run goes cold: counted, the first reason kept; for_good gives warm
+ * runs up for the session. */
+void warm_go_cold(struct warm_pool *p, bool for_good, const char *why);
+/* A free zygote that lives run_ms yet, started when there is none; NULL
+ * with why. */
+struct zygote *warm_zygote_for(struct warm_pool *p, int64_t run_ms, char *why, size_t whylen);
+/* Kills the zygote and reaps it; its slot is free. */
+void warm_zygote_end(struct zygote *z);
+
+#endif
