@@ -41,7 +41,7 @@ struct init_request {
         int nfiles;
 };
 
-/* main.c: the one error path. Writes "E what[: strerror]" to the info fd
+/* util.c: the one error path. Writes "E what[: strerror]" to the info fd
  * and exits INIT_SETUP_EXIT. */
 void init_report_to(int info_fd);
 __attribute__((noreturn, format(printf, 2, 3))) void init_die(int errnum, const char *fmt, ...);
