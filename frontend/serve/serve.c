@@ -16,9 +16,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "proc.h"
 #include "results.h"
 #include "serve.h"
+#include "serve_suite.h"
 #include "stop_signals.h"
 #include "util.h"
 

@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "serve.h"
+#include "limit.h"
+#include "serve_request.h"
 #include "util.h"
 
 #define WHY(...) (snprintf(why, why_len, __VA_ARGS__), -1)

@@ -12,7 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "serve.h"
+#include "serve_suite.h"
 
 #define SUITE_CAPTURE_MAX (4 << 20)     /* the child's summary and errors */
 #define SUITE_REQUEST_ARGS 16       /* what a request adds: --suite S ... --timeout T */
