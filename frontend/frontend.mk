@@ -1,16 +1,36 @@
-# sbx-run, the unprivileged frontend: a library (everything but main.c, so
-# the unit tests link the same code) and a thin CLI. Every .c of frontend/
-# and of its folders (two levels deep) is built, found by wildcard, so a new
-# folder needs no line here; the zygote's C (frontend/warm/zygote/) is built on
-# its own below. Each folder's headers are found by -iquote.
+# sbx-run, the unprivileged frontend: one folder per layer (frontend/README.md
+# draws them). The faces on top, cli/ (sbx-run's command line) and serve/
+# (--serve), call libsbx.a, a static archive of every folder below them
+# and common/, through its public headers (LIBSBX_PUBLIC_HEADERS); the unit
+# tests and the fuzzers link the same archive. Every .c of frontend/'s
+# folders (two levels deep) is built, found by wildcard, so that a new
+# folder needs no line here (frontend/layout.py gives it its place in the
+# layers); the zygote's C (frontend/warm/zygote/) is built on its own
+# below. Each folder's headers are found by -iquote.
 FRONTEND_ZYGOTE   := frontend/warm/zygote
-FRONTEND_SRCS     := $(filter-out $(FRONTEND_ZYGOTE)/%,$(wildcard frontend/*.c frontend/*/*.c frontend/*/*/*.c))
-FRONTEND_HDRS     := $(filter-out $(FRONTEND_ZYGOTE)/%,$(wildcard frontend/*.h frontend/*/*.h frontend/*/*/*.h))
+FRONTEND_SRCS     := $(filter-out $(FRONTEND_ZYGOTE)/%,$(wildcard frontend/*/*.c frontend/*/*/*.c))
+FRONTEND_HDRS     := $(filter-out $(FRONTEND_ZYGOTE)/%,$(wildcard frontend/*/*.h frontend/*/*/*.h))
 FRONTEND_DIRS     := $(patsubst %/,%,$(sort $(dir $(FRONTEND_SRCS) $(FRONTEND_HDRS))))
 FRONTEND_IQUOTE   := $(FRONTEND_DIRS:%=-iquote %)
-FRONTEND_OBJS     := $(FRONTEND_SRCS:%.c=$(BUILD)/%.o)
-FRONTEND_OBJS     += $(BUILD)/frontend/warm/run_init_elf.o
-FRONTEND_LIB_OBJS := $(filter-out $(BUILD)/frontend/cli/main.o,$(FRONTEND_OBJS))
+FRONTEND_FACES    := frontend/cli frontend/serve
+FACE_SRCS         := $(filter $(FRONTEND_FACES:=/%),$(FRONTEND_SRCS))
+LIBSBX_SRCS       := $(filter-out $(FACE_SRCS),$(FRONTEND_SRCS))
+FACE_OBJS         := $(FACE_SRCS:%.c=$(BUILD)/%.o)
+LIBSBX_OBJS       := $(LIBSBX_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/frontend/warm/run_init_elf.o
+FRONTEND_OBJS     := $(FACE_OBJS) $(LIBSBX_OBJS)
+LIBSBX            := $(BUILD)/libsbx.a
+# The faces' code but main(), for the unit tests of the options and the
+# request parser.
+FACE_LIB_OBJS     := $(filter-out $(BUILD)/frontend/cli/main.o,$(FACE_OBJS))
+# What the faces may include of the library: each layer's contract
+# (frontend/layout.py checks). The rest (sandbox_impl.h, run_internal.h,
+# tier_ops.h, warm.h, interp.h, ...) is the library's own.
+LIBSBX_PUBLIC_HEADERS := util/err.h util/util.h util/output.h util/trace.h util/proc.h \
+        sandbox/sandbox.h sandbox/limit.h sandbox/sched.h sandbox/stop_signals.h \
+        sandbox/tiers/tier.h sandbox/tiers/run_result.h \
+        results/results.h results/passk.h results/verdict.h results/suite_summary.h \
+        suites/suite.h suites/suite_ops.h suites/suite_score.h suites/suite_info.h \
+        suites/driver/driver.h suites/evalplus/evalplus.h
 # zlib: the suite layer reads .jsonl.gz problem files. Linked in where its
 # archive is installed (Debian's zlib1g-dev): one shared library less to map
 # and relocate at every sbx-run start, 0.1 ms of CPU (docs/performance.md).
@@ -78,7 +98,18 @@ $(BUILD)/frontend/warm/run_init_elf.o: frontend/warm/run_init_elf.S $(BUILD)/sbx
 	@mkdir -p $(dir $@)
 	$(CC) -c -DRUN_INIT_PATH='"$(BUILD)/sbx-run-init"' -DCANDIDATE_PATH='"$(BUILD)/candidate.bin"' -o $@ $<
 
+$(LIBSBX): $(LIBSBX_OBJS) $(COMMON_OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
 all: $(BUILD)/sbx-run
 
-$(BUILD)/sbx-run: $(FRONTEND_OBJS) $(COMMON_OBJS)
+$(BUILD)/sbx-run: $(FACE_OBJS) $(LIBSBX)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(FRONTEND_LIBS)
+
+# The layers, their order, the public headers and the sizes of files and
+# folders (frontend/layout.py; mutation-checked: an upward call fails it).
+.PHONY: frontend-layout-check
+frontend-layout-check: $(FRONTEND_OBJS)
+	LIBSBX_PUBLIC_HEADERS="$(LIBSBX_PUBLIC_HEADERS)" python3 frontend/layout.py $(BUILD)
+check: frontend-layout-check

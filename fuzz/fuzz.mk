@@ -24,36 +24,30 @@ FUZZ_CFLAGS := -g -O1 -fno-omit-frame-pointer -Wall -Wextra -Wno-unused-paramete
                $(FRONTEND_CFLAGS)
 FUZZ_LDFLAGS := -fsanitize=fuzzer,address,undefined
 
-# The code under test, compiled again with clang and the fuzzer's
-# coverage instrumentation (a separate tree: the flags differ). Each target
-# links only the files it exercises, so a file elsewhere in the tree that
-# clang rejects does not stop the fuzzing of the parsers.
-FUZZ_SUITE_SRCS  := frontend/suites/suite_load.c frontend/suites/suite_def.c frontend/suites/suite_build.c \
-                    frontend/util/suite_file.c frontend/util/suite_jsonl.c frontend/suites/suite_tasks.c frontend/results/verdict.c \
-                    frontend/suites/suite_table.c frontend/suites/suite_humaneval.c frontend/suites/suite_mbpp.c \
-                    frontend/suites/suite_classeval.c frontend/suites/suite_custom.c frontend/suites/evalplus/suite_evalplus_row.c \
-                    frontend/suites/suite_score.c frontend/suites/driver/driver.c fuzz/fuzz_suite_stubs.c \
-                    frontend/suites/suite_formats.c frontend/results/suite_summary.c \
-                    frontend/suites/evalplus/suite_evalplus.c frontend/suites/evalplus/evalplus_compare.c frontend/suites/evalplus/evalplus_value.c frontend/suites/evalplus/evalplus_oracle.c \
-                    frontend/suites/evalplus/evalplus_digest.c \
-                    frontend/util/sha256.c \
-                    frontend/sandbox/tiers/run_result.c frontend/sandbox/tiers/tier.c \
-                    frontend/sandbox/tiers/tier_helper.c frontend/sandbox/tiers/tier_bwrap.c frontend/sandbox/tiers/tier_unshare.c \
-                    frontend/sandbox/tiers/argv.c \
-                    frontend/results/classeval.c frontend/results/passk.c frontend/util/err.c frontend/util/strbuf.c \
-                    frontend/util/util.c frontend/sandbox/limit.c
+# The code under test: libsbx, the library sbx-run and the unit tests link,
+# compiled again with clang and the fuzzer's coverage instrumentation into
+# an archive of its own (a separate tree: the flags differ); each target
+# links it, and the few files of its own it needs besides (a face's parser,
+# the suite targets' stand-ins for the sandbox), so that only what a target
+# reaches is linked. The helper's parsers link the helper's files.
+FUZZ_LIBSBX      := $(FUZZ_DIR)/libsbx.a
+FUZZ_LIBSBX_SRCS := $(LIBSBX_SRCS) common/seccomp_bpf.c common/sysdirs.c common/zygote.c
+FUZZ_SUITE_SRCS  := fuzz/fuzz_suite_stubs.c
 FUZZ_SRCS_seccomp_policy    := common/seccomp_policy.c
 FUZZ_SRCS_jsonl             := $(FUZZ_SUITE_SRCS)
 FUZZ_SRCS_suite_load        := $(FUZZ_SUITE_SRCS)
 FUZZ_SRCS_custom_suite      := $(FUZZ_SUITE_SRCS)
 FUZZ_SRCS_template          := $(FUZZ_SUITE_SRCS)
-FUZZ_SRCS_classeval_extract := frontend/results/classeval.c frontend/results/passk.c frontend/util/strbuf.c
-FUZZ_SRCS_driver            := frontend/suites/driver/driver.c frontend/util/err.c
-FUZZ_SRCS_cluster_env       := frontend/cli/cluster_env.c frontend/util/err.c
-FUZZ_SRCS_results           := $(FUZZ_SUITE_SRCS) frontend/results/results.c frontend/util/utf8.c
+FUZZ_SRCS_classeval_extract :=
+FUZZ_SRCS_driver            :=
+FUZZ_SRCS_cluster_env       := frontend/cli/cluster_env.c
+FUZZ_SRCS_results           := $(FUZZ_SUITE_SRCS)
 FUZZ_SRCS_helper_request    := helper/request.c helper/util.c common/zygote.c
 FUZZ_SRCS_helper_config     := helper/config.c helper/request.c helper/util.c common/zygote.c
-FUZZ_SRCS_serve_request     := frontend/serve/serve_request.c frontend/util/util.c
+FUZZ_SRCS_serve_request     := frontend/serve/serve_request.c
+# The targets that link libsbx (the helper's and the policy compiler's do not).
+FUZZ_LIBSBX_TARGETS := jsonl suite_load classeval_extract custom_suite template results \
+                       driver cluster_env serve_request
 FUZZ_LIBS := $(FRONTEND_LIBS) $(SECCOMP_LIBS) -lz
 
 $(FUZZ_OBJDIR)/%.o: %.c
@@ -62,14 +56,23 @@ $(FUZZ_OBJDIR)/%.o: %.c
 
 $(FUZZ_OBJDIR)/common/seccomp_policy.o: $(BUILD)/gen/seccomp_policy_text.h
 $(FUZZ_OBJDIR)/frontend/suites/driver/driver.o: $(BUILD)/gen/driver_text.h
+$(FUZZ_OBJDIR)/frontend/suites/evalplus/evalplus_driver.o: $(BUILD)/gen/evalplus_driver_text.h
 $(FUZZ_OBJDIR)/common/zygote.o: $(BUILD)/gen/zygote_text.h
+$(FUZZ_OBJDIR)/common/seccomp_bpf.o: $(BUILD)/gen/seccomp_bpf_insns.h
+
+# Without run_init_elf.S: sbx-run-init's bytes are the warm path's, which
+# no target reaches.
+$(FUZZ_LIBSBX): $(FUZZ_LIBSBX_SRCS:%.c=$(FUZZ_OBJDIR)/%.o)
+	@rm -f $@
+	$(AR) rcs $@ $^
 
 # $$ in prerequisites: expanded a second time per target (secondary
 # expansion), so each target gets its own list.
 .SECONDEXPANSION:
 $(FUZZ_TARGETS:%=$(FUZZ_DIR)/bin/%): $(FUZZ_DIR)/bin/%: $(FUZZ_OBJDIR)/fuzz/fuzz_%.o \
 		$(FUZZ_OBJDIR)/fuzz/fuzz_input.o \
-		$$(addprefix $(FUZZ_OBJDIR)/,$$(FUZZ_SRCS_$$*:.c=.o))
+		$$(addprefix $(FUZZ_OBJDIR)/,$$(FUZZ_SRCS_$$*:.c=.o)) \
+		$$(if $$(filter $$*,$(FUZZ_LIBSBX_TARGETS)),$(FUZZ_LIBSBX))
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ $(FUZZ_LIBS)
 
@@ -106,7 +109,8 @@ $(BUILD)/fuzz/%.o: ALL_CFLAGS += $(FRONTEND_IQUOTE) -iquote helper -iquote fuzz 
 
 $(FUZZ_TARGETS:%=$(FUZZ_REPLAY_DIR)/%): $(FUZZ_REPLAY_DIR)/%: $(BUILD)/fuzz/fuzz_%.o \
 		$(BUILD)/fuzz/fuzz_input.o $(BUILD)/fuzz/standalone_main.o \
-		$$(addprefix $(BUILD)/,$$(FUZZ_SRCS_$$*:.c=.o))
+		$$(addprefix $(BUILD)/,$$(FUZZ_SRCS_$$*:.c=.o)) \
+		$$(if $$(filter $$*,$(FUZZ_LIBSBX_TARGETS)),$(LIBSBX))
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(FUZZ_LIBS)
 

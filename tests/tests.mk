@@ -1,7 +1,7 @@
 # Tests: cmocka unit tests (tests/unit), the escape prober, and `make check`.
 #
 # tests/unit/helper_*.c   link with the helper's objects (all but main's)
-# tests/unit/frontend_*.c link with the frontend library
+# tests/unit/frontend_*.c link with libsbx.a and the faces' code but main()
 # Each is its own program with a main(); new files are picked up by wildcard,
 # and the part's variables may still be empty while that part is written.
 
@@ -20,7 +20,7 @@ $(BUILD)/tests/unit/%.o: ALL_CFLAGS += $(CMOCKA_CFLAGS) $(SECCOMP_CFLAGS) -Ihelp
 $(UNIT_HELPER_BINS): $(BUILD)/tests/unit/%: $(BUILD)/tests/unit/%.o $(HELPER_LIB_OBJS) $(COMMON_OBJS) $(POLICY_OBJS)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(SECCOMP_LIBS) $(CMOCKA_LIBS)
 
-$(UNIT_FRONTEND_BINS): $(BUILD)/tests/unit/%: $(BUILD)/tests/unit/%.o $(FRONTEND_LIB_OBJS) $(COMMON_OBJS)
+$(UNIT_FRONTEND_BINS): $(BUILD)/tests/unit/%: $(BUILD)/tests/unit/%.o $(FACE_LIB_OBJS) $(LIBSBX)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(FRONTEND_LIBS) $(CMOCKA_LIBS)
 
 # frontend_sched runs sched_run on fake runs: the linker sends sched.c's
