@@ -32,11 +32,11 @@ $(BUILD)/common/seccomp_bpf.o: $(BUILD)/gen/seccomp_bpf_insns.h
 $(BUILD)/common/seccomp_bpf.o: ALL_CFLAGS += -I$(BUILD)/gen
 
 # The warm suites' zygote: one Python program, written as the parts in
-# frontend/zygote/ (one responsibility each, run in name order as one
+# frontend/warm/zygote/ (one responsibility each, run in name order as one
 # module) and joined here into $(BUILD)/gen/zygote.py. The frontend sends it
 # as `python -c`, the helper's --zygote mode runs it and nothing else.
 # tests/helper/zygote.t builds a helper of its own around a probe (ZYGOTE_PY).
-# The start appended after the parts (frontend/zygote/boot/compile-apart.py)
+# The start appended after the parts (frontend/warm/zygote/boot/compile-apart.py)
 # holds them as one raw string, _SBX_ZYGOTE, which it compiles in a child:
 # no part may hold three single quotes.
 ZYGOTE_PARTS := $(sort $(wildcard frontend/warm/zygote/*.py))

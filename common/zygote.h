@@ -1,4 +1,4 @@
-/* sbx's trusted zygote (frontend/zygote/, joined and embedded at build time by
+/* sbx's trusted zygote (frontend/warm/zygote/, joined and embedded at build time by
  * common/embed.sh): the fixed Python program a warm suite's worker runs as
  * `PYTHON -I -B -c SOURCE`. The frontend sends it; the helper's --zygote
  * mode runs nothing else (it compares the argv word with this string). */

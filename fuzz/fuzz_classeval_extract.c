@@ -1,5 +1,5 @@
 /* Fuzz target: ClassEval's code extraction from model output
- * (classeval_extract_code, classeval_add_staticmethod: frontend/classeval.c).
+ * (classeval_extract_code, classeval_add_staticmethod: frontend/results/classeval.c).
  * Input: the model's raw response text. */
 #include <stdlib.h>
 

@@ -1,5 +1,5 @@
 /* Fuzz target: `--shard auto` reading the job array's environment
- * (cluster_shard_from_env, frontend/cluster_env.c). Input: a byte saying
+ * (cluster_shard_from_env, frontend/cli/cluster_env.c). Input: a byte saying
  * which of the seven variables are set, then their values separated by
  * NUL bytes. Properties beyond "no crash": an accepted shard has
  * 0 <= index < count; a refusal names a variable. */

@@ -1,4 +1,4 @@
-/* Fuzz target: custom suite files (suite_custom_load: frontend/suite_def.c).
+/* Fuzz target: custom suite files (suite_custom_load: frontend/suites/suite_def.c).
  * Input: the suite file's JSON. Property beyond "no crash": every error
  * names the suite file, and a loaded suite has a template. */
 #include <stdlib.h>

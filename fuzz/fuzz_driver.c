@@ -1,5 +1,5 @@
 /* Fuzz target: reading the verdict out of a candidate's stdout
- * (driver_parse, frontend/driver.c). The candidate writes whatever it
+ * (driver_parse, frontend/suites/driver/driver.c). The candidate writes whatever it
  * likes there, so this is the most directly hostile input sbx-run parses.
  * Input: the captured stream; with FUZZ_SEP in it, the part before is the
  * kept head and the part after the kept tail (as after truncation).

@@ -1,5 +1,5 @@
 /* Fuzz target: the JSONL reader every suite file goes through
- * (suite_parse_jsonl, frontend/suite_load.c). Input: file content.
+ * (suite_parse_jsonl, frontend/suites/suite_load.c). Input: file content.
  * Property beyond "no crash": every error names the file. */
 #include <stdlib.h>
 #include <string.h>

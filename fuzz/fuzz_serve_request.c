@@ -1,5 +1,5 @@
 /* Fuzz target: sbx-run --serve's request parser (serve_parse_request,
- * frontend/serve_request.c). Input: one request line. Properties beyond
+ * frontend/serve/serve_request.c). Input: one request line. Properties beyond
  * "no crash": a refusal has a reason and answers with a one-line error; an
  * accepted request has an id and the fields its type needs. */
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* Fuzz target: loading a suite's problems and samples (suite_load_problems,
- * suite_load_samples, suite_make_canonical: frontend/suite_load.c; JSONL
+ * suite_load_samples, suite_make_canonical: frontend/suites/suite_load.c; JSONL
  * and JSON-array forms, ClassEval's test_classes and predict lists) and
  * the program each sample becomes (suite_build_program, suite_build.c).
  * Input: one byte choosing the suite, then the problems file, FUZZ_SEP,

@@ -1,5 +1,5 @@
 /* The suite targets load, build, score and summarise; they never start a
- * run. The evalplus row (frontend/suite_evalplus_row.c) names its run half,
+ * run. The evalplus row (frontend/suites/evalplus/suite_evalplus_row.c) names its run half,
  * evalplus_truth.c, which links the whole sandbox: these stand in for it
  * and abort if a target ever reaches them. */
 #include <stdlib.h>

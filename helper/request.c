@@ -137,7 +137,7 @@ static int check_zygote(const struct request *rq, int words, char *err, size_t e
         if (words != 5 || !path_is_clean(a[0]) || !is(a[1], "-I") || !is(a[2], "-B") || !is(a[3], "-c") ||
             !is(a[4], sbx_zygote_source))
                 return set_error(err, errlen, "--zygote runs only PYTHON -I -B -c ZYGOTE, PYTHON an absolute "
-                                 "path, ZYGOTE sbx's own zygote source (frontend/zygote/ of this build)");
+                                 "path, ZYGOTE sbx's own zygote source (frontend/warm/zygote/ of this build)");
         return 0;
 }
 

@@ -18,7 +18,7 @@
 #include "err.h"
 
 /* The one -j ceiling: cli.c and serve requests refuse more, sched_run and
- * serve size their slots by it, and run.c's orphan sweep keeps this many
+ * serve size their slots by it, and run_cold.c's orphan sweep keeps this many
  * live run pids (a sweep that cannot keep a run's pid may reap that run's
  * exited child, which then waits for its deadline: a spurious timeout).
  * Past a few hundred runs on one host, shard (--shard) across hosts. */

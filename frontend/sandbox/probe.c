@@ -94,7 +94,7 @@ int probe_tool_missing(struct sandbox *sb, enum tier t)
                 return set_why(sb, t, "%s not installed at %s (%s; %s)", o->tool,
                                sb->tool[t], strerror(errno), o->tool_hint) + 1;
         }
-        /* bwrap never runs without the seccomp program (sandbox.c) */
+        /* bwrap never runs without the seccomp program (tier_tool.c) */
         if (o->needs_seccomp && sb->tool[t] && sb->seccomp_fd < 0)
                 return set_why(sb, t, "the seccomp program cannot be handed to %s (%s), "
                                "and %s is never run without it", o->tool,

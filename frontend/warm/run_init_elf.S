@@ -1,7 +1,9 @@
-/* sbx-run-init, the warm runs' pid 1 (frontend/zygote/init/), and the warm
- * candidate's confinement (frontend/zygote/candidate/), as bytes in
- * sbx-run: warm.c hands them to each zygote in sealed memfds, which reach
- * inside every tier's sandbox where no installed path might. */
+/* sbx-run-init, the warm runs' and the cold bwrap runs' pid 1
+ * (frontend/warm/zygote/init/), and the warm candidate's confinement
+ * (frontend/warm/zygote/candidate/), as bytes in sbx-run: run_init_fd.c
+ * makes them sealed memfds (warm_init.c hands them to each zygote,
+ * sandbox/tier_tool.c sbx-run-init to the bwrap tier), which reach inside
+ * every tier's sandbox where no installed path might. */
         .section .rodata
         .balign 16
         .globl sbx_run_init_elf

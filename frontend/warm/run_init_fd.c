@@ -12,7 +12,7 @@
 
 #define MEMFD_EXEC      0x0010U         /* MFD_EXEC, Linux 6.3 */
 
-/* frontend/run_init_elf.S */
+/* frontend/warm/run_init_elf.S */
 extern const unsigned char sbx_run_init_elf[], sbx_run_init_elf_end[];
 extern const unsigned char sbx_candidate_code[], sbx_candidate_code_end[];
 

@@ -1,9 +1,10 @@
-/* sbx-run-init (frontend/zygote/init/) and the warm candidate's confinement
- * (frontend/zygote/candidate/), which sbx-run carries as bytes
- * (run_init_elf.S), as sealed memfds: they reach inside every tier's
+/* sbx-run-init (frontend/warm/zygote/init/) and the warm candidate's
+ * confinement (frontend/warm/zygote/candidate/), which sbx-run carries as
+ * bytes (run_init_elf.S), as sealed memfds: they reach inside every tier's
  * sandbox where no installed path need be. sbx-run-init is each warm run's
  * B (warm_init.c hands it to the zygotes) and, with --exec, a cold bwrap
- * run's pid 1 (tier_bwrap.c; exec'd through CHILD_FD_INIT). */
+ * run's pid 1 (sandbox/tier_tool.c readies it for sandbox/tiers/
+ * tier_bwrap.c's argv; exec'd through CHILD_FD_INIT). */
 #ifndef SBX_RUN_INIT_FD_H
 #define SBX_RUN_INIT_FD_H
 

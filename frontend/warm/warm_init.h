@@ -1,7 +1,7 @@
 /* What sbx-run says to a new zygote (docs/warm.md, "Messages"): its
  * ready message awaited, then the init message with the seccomp program,
  * sbx-run-init and the candidate's confinement; and the sending of any
- * message with its fds. Library-internal, warm.c's. */
+ * message with its fds. Private to warm/ (warm.c and warm_run.c). */
 #ifndef SBX_WARM_INIT_H
 #define SBX_WARM_INIT_H
 

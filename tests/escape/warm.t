@@ -26,7 +26,7 @@ at_exit 'rm -rf "$home/$tag.secret" "$host_tmp" "$home/$tag" "/tmp/$tag" "/dev/s
 host_fine() { as_user sh -c 'for i in 1 2 3 4 5; do /bin/true & done; wait' >/dev/null 2>&1; }
 memory_mb=128
 bomb_comm=sbxfb$$        # the fork bomb's comm (PR_SET_NAME, kept across fork): at most 15 bytes
-tmpfs_bytes=$((64 << 20))   # DEFAULT_WORKDIR_BYTES (frontend/sandbox.h), a suite run's tmpfs
+tmpfs_bytes=$((64 << 20))   # DEFAULT_WORKDIR_BYTES (frontend/sandbox/sandbox.h), a suite run's tmpfs
 
 # The host's listener (lib.sh, as network.t's): every connection is logged.
 host_listener "$tag" "$D/listener"

@@ -16,7 +16,7 @@ chmod 0755 "$D"
 if ! as_user "$SBX_RUN" -q --tier bwrap --workdir "$D" -- /bin/true >/dev/null 2>&1; then
         echo "ok 1 # SKIP the bwrap tier does not work here"; echo "1..1"; exit 0
 fi
-tmpfs_mb=64     # DEFAULT_WORKDIR_BYTES (frontend/sandbox.h), a suite run's tmpfs
+tmpfs_mb=64     # DEFAULT_WORKDIR_BYTES (frontend/sandbox/sandbox.h), a suite run's tmpfs
 warm_suite "$D" 60
 # bwrap-tmpfs.t's fill.py, its report on stderr (a failed result keeps it)
 fill=$(cold_probe bwrap-tmpfs.t)

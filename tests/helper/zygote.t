@@ -19,7 +19,7 @@ uid=$(id -u "$SBX_TEST_USER") gid=$(id -g "$SBX_TEST_USER")
 ZYGOTE_CAPS=0000000000201100    # CAP_SYS_ADMIN (21), CAP_NET_ADMIN (12), CAP_SETPCAP (8)
 # read_text VAR FILE: the file byte for byte in VAR ($(cat) drops trailing newlines).
 read_text() { local s; s=$(cat "$2"; printf x); printf -v "$1" '%s' "${s%x}"; }
-# The source the installed helper has built in (frontend/zygote/, joined when it was built).
+# The source the installed helper has built in (frontend/warm/zygote/, joined when it was built).
 read_text ZSRC "$SBX_ZYGOTE_PY"
 [ -n "$ZSRC" ] || { not_ok "read $SBX_ZYGOTE_PY"; done_testing; }
 # one_of TESTNAME GOT WANT...: ok when GOT is one of the WANTs.

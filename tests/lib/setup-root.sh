@@ -85,7 +85,7 @@ setup_root() {
         write_helper_conf "$repo/policy/helper.conf" "$SBX_TEST_ROOT/etc/helper.conf" \
                 "$SBX_TEST_GROUP" "$SBX_TEST_ROOT/data" "$SBX_TEST_ROOT/share"
         build_helper "$repo" "$SBX_TEST_ROOT" "$SBX_TEST_ROOT/etc/helper.conf"
-        # the zygote the installed helper has built in (frontend/zygote/, joined)
+        # the zygote the installed helper has built in (frontend/warm/zygote/, joined)
         export SBX_ZYGOTE_PY=$SBX_TEST_ROOT/build/gen/zygote.py
         export SBX_TEST_ROOT SBX_TEST_USER SBX_TEST_OTHER_USER SBX_TEST_GROUP
         export SBX_HELPER=$SBX_TEST_ROOT/libexec/sbx-helper

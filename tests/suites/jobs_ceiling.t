@@ -1,5 +1,5 @@
 #!/bin/bash
-# -j at its ceiling (SBX_JOBS_MAX in frontend/limit.h: 256) on twice as
+# -j at its ceiling (SBX_JOBS_MAX in frontend/sandbox/limit.h: 256) on twice as
 # many quick samples, from a shell whose soft RLIMIT_NOFILE is the usual
 # 1024: sbx-run raises its own soft limit for the pipes -j needs (it
 # stopped with "pipe: Too many open files" at -j 260), every sample gets

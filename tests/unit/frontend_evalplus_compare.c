@@ -1,5 +1,5 @@
 /* evalplus's comparison rules on serialized values (the driver's format,
- * written out by hand here as frontend/evalplus_driver.py writes it):
+ * written out by hand here as frontend/suites/evalplus/evalplus_driver.py writes it):
  * Python's ==, np.allclose with evalplus's atol/rtol, and each special
  * oracle. Expected answers are what Python and evalplus give. */
 #include <stdarg.h>

@@ -1,4 +1,4 @@
-/* The tier table (frontend/tier.c): every row complete and consistent,
+/* The tier table (frontend/sandbox/tiers/tier.c): every row complete and consistent,
  * names and ids round-trip, the order is DESIGN.md's (strongest first),
  * and the rows' argv builders are what tier_build_prefix/_argv run. */
 #include <setjmp.h>

@@ -1,4 +1,4 @@
-/* Choosing the tier (frontend/tier_choose.c) from fake tier results: the
+/* Choosing the tier (frontend/sandbox/tier_choose.c) from fake tier results: the
  * strongest that works, --tier, --require-tier, the refusals and their
  * reasons, the fallback note and the unshare-root warning (through the
  * warn callback, said once), and a single run as its own probe

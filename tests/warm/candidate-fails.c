@@ -1,4 +1,4 @@
-/* A stand-in for the candidate's confinement (frontend/zygote/candidate/),
+/* A stand-in for the candidate's confinement (frontend/warm/zygote/candidate/),
  * built the same way, for tests/warm/zygote.t: it fails at one step, as a
  * real confinement fails, without a line of its own, so that the run's
  * setup-error and its message are the zygote's: "set the run's rlimits:

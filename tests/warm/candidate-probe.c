@@ -1,4 +1,4 @@
-/* A stand-in for the candidate's confinement (frontend/zygote/candidate/),
+/* A stand-in for the candidate's confinement (frontend/warm/zygote/candidate/),
  * built the same way, for tests/warm/zygote.t: it reports the
  * capabilities it is called with, as the first E line of the run, and
  * fails, so that the run's message says what code sbx-run hands the

@@ -1,4 +1,4 @@
-/* A stand-in for sbx-run-init (frontend/zygote/init/) for tests/warm/zygote.t:
+/* A stand-in for sbx-run-init (frontend/warm/zygote/init/) for tests/warm/zygote.t:
  * spawned by the zygote with sbx-run-init's request (argv[1] its info fd),
  * it reports the capabilities it was exec'd with as the run's first E line
  * and exits, so that the run's message says what a program sbx-run hands

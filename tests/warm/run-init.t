@@ -1,5 +1,5 @@
 #!/bin/bash
-# sbx-run-init (frontend/zygote/init/), a warm run's pid 1, refuses a
+# sbx-run-init (frontend/warm/zygote/init/), a warm run's pid 1, refuses a
 # request it cannot carry out exactly, before it makes any namespace: each
 # bad word is named on its info fd (or stderr, before that fd is known) and
 # it exits 127, never crashing or going on. Run as the test user, from a

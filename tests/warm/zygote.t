@@ -1,5 +1,5 @@
 #!/bin/bash
-# The warm zygote (frontend/zygote/, docs/warm.md) gives every sample a
+# The warm zygote (frontend/warm/zygote/, docs/warm.md) gives every sample a
 # cold run's isolation: driven by tests/warm/zygote_client.py (sbx-run's
 # side of the protocol) as the unprivileged test user, in the zygote's own
 # `unshare -U --map-current-user --keep-caps` user namespace, with real
@@ -18,7 +18,7 @@ fi
 build=${BUILD:-$repo/build}
 case $build in /*) ;; *) build=$repo/$build ;; esac
 bpf=$build/tests/warm/write-bpf
-zsrc=${SBX_ZYGOTE_PY:-$build/gen/zygote.py}     # frontend/zygote/, joined as the build embeds it
+zsrc=${SBX_ZYGOTE_PY:-$build/gen/zygote.py}     # frontend/warm/zygote/, joined as the build embeds it
 [ -r "$zsrc" ] || make -s -C "$repo" BUILD="$build" "$zsrc" >&2 || { echo "1..1"; echo "not ok 1 - build $zsrc"; exit 1; }
 [ -x "$bpf" ] || make -s -C "$repo" BUILD="$build" "$bpf" >&2 || { echo "1..1"; echo "not ok 1 - build write-bpf"; exit 1; }
 init=$build/sbx-run-init

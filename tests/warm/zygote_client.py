@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """A stand-in for sbx-run's side of docs/warm.md: starts the zygote
-(frontend/zygote/, joined: build/gen/zygote.py) under a launcher (default: unshare -U
+(frontend/warm/zygote/, joined: build/gen/zygote.py) under a launcher (default: unshare -U
 --map-current-user --keep-caps --), sends it the init message with the
 seccomp program from write-bpf, the run init (build/sbx-run-init) and the
 candidate's confinement (build/candidate.bin; by default the files of

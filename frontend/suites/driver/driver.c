@@ -7,7 +7,7 @@
  * imports it as MODULE and runs each unittest class with its own timer
  * (LIMIT_S of CPU, 2 x LIMIT_S + 2 wall), as ClassEval's harness does with
  * func_timeout(5). docs/suites.md describes the markers and their limits.
- * The driver is frontend/driver.py, embedded at build time (common/embed.sh). */
+ * The driver is frontend/suites/driver/driver.py, embedded at build time (common/embed.sh). */
 #include "driver.h"
 #include "driver_text.h"
 

@@ -4,7 +4,7 @@
  * sandboxed driver serialized. Nothing from the candidate's process is
  * trusted but those values: no __eq__ of its own, no numpy it could patch.
  *
- * The serialized form (frontend/evalplus_driver.py): null, true/false, a
+ * The serialized form (frontend/suites/evalplus/evalplus_driver.py): null, true/false, a
  * JSON string for str, and tagged lists for the rest: ["i", hex] int,
  * ["f", repr] float, ["c", re, im] complex, ["b", hex] bytes, ["l", ...]
  * list, ["t", ...] tuple, ["d", [k, v]...] dict, ["s", ...] set,

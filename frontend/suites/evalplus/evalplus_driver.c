@@ -1,4 +1,4 @@
-/* The evalplus driver, frontend/evalplus_driver.py, embedded at build time
+/* The evalplus driver, frontend/suites/evalplus/evalplus_driver.py, embedded at build time
  * (common/embed.sh): fixed code, so it travels on argv as `python -c`. */
 #include "evalplus.h"
 #include "evalplus_driver_text.h"

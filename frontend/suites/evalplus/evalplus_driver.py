@@ -3,7 +3,7 @@
 # on each input and reports every return value, serialized in a closed format
 # of builtin types, on a copy of the real stdout. It never compares: the
 # expected values stay outside the sandbox and sbx-run judges the values
-# (frontend/evalplus_compare.c). MODE is "truth" (the reference solution: no
+# (frontend/suites/evalplus/evalplus_compare.c). MODE is "truth" (the reference solution: no
 # time limit, time recorded) or "check" (a sample: per-input limits).
 import os, sys
 

@@ -1,4 +1,4 @@
-# sbx's trusted zygote (docs/warm.md), part 1 of 4: the parts in frontend/zygote/
+# sbx's trusted zygote (docs/warm.md), part 1 of 4: the parts in frontend/warm/zygote/
 # are joined in name order into one program (common/common.mk), compiled
 # apart by boot/compile-apart.py, which the build appends; run as
 # `PYTHON -I -B -c SOURCE` with

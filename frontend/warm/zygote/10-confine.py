@@ -1,6 +1,6 @@
 # sbx zygote, part 2 of 4 (joined after 00-base.py into one program, common/common.mk):
 # what the zygote works out for a run's root (sbx-run-init makes it,
-# frontend/zygote/init/), and the candidate's limits and privileges, as the
+# frontend/warm/zygote/init/), and the candidate's limits and privileges, as the
 # helper sets them.
 
 # ---- namespaces, mounts, privileges ---------------------------------------
@@ -110,7 +110,7 @@ def run_rlimits(r):
         (resource.RLIMIT_NPROC, inf, inf))]
 
 
-# struct candidate_params (frontend/zygote/candidate/candidate.h): keep in step.
+# struct candidate_params (frontend/warm/zygote/candidate/candidate.h): keep in step.
 CANDIDATE_MAX_RLIMITS = 12
 CANDIDATE_FORMAT = '=6q4Qq%dq3q' % (3 * CANDIDATE_MAX_RLIMITS)     # RLIM_INFINITY is -1 here
 CANDIDATE_FAILED_AT = struct.calcsize(CANDIDATE_FORMAT) - 24

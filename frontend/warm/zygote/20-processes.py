@@ -14,7 +14,7 @@ def child(fn, *args):
         os._exit(code if isinstance(code, int) else SETUP_EXIT)
 
 
-# B is sbx-run-init (frontend/zygote/init/), a static program of sbx's own
+# B is sbx-run-init (frontend/warm/zygote/init/), a static program of sbx's own
 # that sbx-run hands the zygote in the init message: spawned (vfork and
 # exec: no copy of the zygote's page tables, no copy-on-write of its heap),
 # it makes the run's namespaces and root as B0 and forks B1, the run's pid
@@ -100,7 +100,7 @@ def close_fds(*fds):
 
 
 def init_argv(r, info_w, end_r):
-    """sbx-run-init's request (frontend/zygote/init/request.c)."""
+    """sbx-run-init's request (frontend/warm/zygote/init/request.c)."""
     argv = ['sbx-run-init', str(info_w), str(_ZYGOTE_PID), str(end_r), str(_BPF_FD), str(_UID), str(_GID),
             str(r.tmpfs if r.memory is None else r.memory), str(r.tmpfs), r.cwd]
     for opt, values in (('-h', r.homes), ('-t', r.tmp_homes), ('-b', r.bind_points)):
@@ -325,7 +325,7 @@ def read_lines(p, o):
 
 def c_main(r, p, params):
     """The candidate: in the run's namespaces, everything a cold run's
-    candidate gets (the candidate's confinement, frontend/zygote/candidate/,
+    candidate gets (the candidate's confinement, frontend/warm/zygote/candidate/,
     in one call), then the sample."""
     stamp('c_start')
     info_w = p.info_w

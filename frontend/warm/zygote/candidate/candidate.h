@@ -4,7 +4,7 @@
  * instruction. Freestanding (no libc, raw system calls, no relocations):
  * the zygote maps these bytes, which sbx-run sends it, without running
  * them; only C calls them. The layout is the zygote's struct.pack format
- * CANDIDATE_FORMAT (frontend/zygote/10-confine.py): keep the two in step. */
+ * CANDIDATE_FORMAT (frontend/warm/zygote/10-confine.py): keep the two in step. */
 #ifndef SBX_CANDIDATE_H
 #define SBX_CANDIDATE_H
 

@@ -1,17 +1,17 @@
-/* sbx-run-init --exec PROGRAM [ARG]...: pid 1 of a cold bwrap run
- * (`bwrap --as-pid-1`, frontend/tier_bwrap.c). bwrap's own pid 1 had the
- * sample's uid and was dumpable: a sample rewrote it through /proc/1/mem,
- * cleared its death signal, wrote "exit 0" for itself to bwrap's monitor
- * and outlived the run. This init is non-dumpable before the program
- * exists (no /proc/1/mem, fds, environ or ptrace for the run; kill from
- * inside the run is dropped, as for any pid 1 without handlers), runs it,
- * reaps every process the run orphans, and when the program ends kills
- * the rest, reaps it and exits with the program's status as bwrap reports
- * a child's (the code, or 128 + the signal). bwrap's monitor, outside the
- * run's pid namespace, takes that from the kernel's wait status: nothing
- * in the run can write it. bwrap has set no_new_privs, its seccomp filter
- * (which refuses prlimit on another process) and the death signal, and
- * dropped every capability: checked, never assumed. */
+/* sbx-run-init --exec PROGRAM [ARG]...: pid 1 of a cold bwrap run (`bwrap
+ * --as-pid-1`, frontend/sandbox/tiers/tier_bwrap.c). bwrap's own pid 1 had
+ * the sample's uid and was dumpable: a sample rewrote it through
+ * /proc/1/mem, cleared its death signal, wrote "exit 0" for itself to
+ * bwrap's monitor and outlived the run. This init is non-dumpable before
+ * the program exists (no /proc/1/mem, fds, environ or ptrace for the run;
+ * kill from inside the run is dropped, as for any pid 1 without handlers),
+ * runs it, reaps every process the run orphans, and when the program ends
+ * kills the rest, reaps it and exits with the program's status as bwrap
+ * reports a child's (the code, or 128 + the signal). bwrap's monitor,
+ * outside the run's pid namespace, takes that from the kernel's wait
+ * status: nothing in the run can write it. bwrap has set no_new_privs, its
+ * seccomp filter (which refuses prlimit on another process) and the death
+ * signal, and dropped every capability: checked, never assumed. */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>

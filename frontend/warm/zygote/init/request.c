@@ -1,4 +1,4 @@
-/* The request, from argv (built by the zygote, frontend/zygote/20-processes.py
+/* The request, from argv (built by the zygote, frontend/warm/zygote/20-processes.py
  * init_argv):
  *   sbx-run-init INFO_FD ZYGOTE_PID END_FD BPF_FD UID GID SHM_BYTES TMPFS_BYTES CWD
  *                [-h HOME]... [-t DIR]... [-b BIND]... [-f FD NAME]...
