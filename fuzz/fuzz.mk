@@ -13,7 +13,8 @@ FUZZ_OBJDIR  := $(FUZZ_DIR)/obj
 # One target per fuzz/fuzz_<name>.c; FUZZ_SRCS_<name> below lists the code
 # it exercises.
 FUZZ_TARGETS := seccomp_policy jsonl suite_load classeval_extract custom_suite template \
-                results driver cluster_env helper_request helper_config serve_request
+                results driver cluster_env helper_request helper_config serve_request \
+                io_row io_pickle
 
 # -iquote, not -I: frontend/sandbox/sched.h (the scheduler) must not stand in for
 # <sched.h> in files outside frontend/.
@@ -45,9 +46,12 @@ FUZZ_SRCS_results           := $(FUZZ_SUITE_SRCS)
 FUZZ_SRCS_helper_request    := helper/request.c helper/util.c common/zygote.c
 FUZZ_SRCS_helper_config     := helper/config.c helper/request.c helper/util.c common/zygote.c
 FUZZ_SRCS_serve_request     := frontend/serve/serve_request.c
+# The input/output problems' readers (frontend/suites/io/) are in libsbx.
+FUZZ_SRCS_io_row            :=
+FUZZ_SRCS_io_pickle         :=
 # The targets that link libsbx (the helper's and the policy compiler's do not).
 FUZZ_LIBSBX_TARGETS := jsonl suite_load classeval_extract custom_suite template results \
-                       driver cluster_env serve_request
+                       driver cluster_env serve_request io_row io_pickle
 FUZZ_LIBS := $(FRONTEND_LIBS) $(SECCOMP_LIBS) -lz
 
 $(FUZZ_OBJDIR)/%.o: %.c

@@ -1,0 +1,130 @@
+/* LiveCodeBench's packing of its private tests, undone in bounded memory:
+ * base64 (Python's b64decode of the text), then zlib (zlib.decompress).
+ * The decompressed size is capped: a few hundred bytes of zlib can claim
+ * gigabytes. */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "io.h"
+
+static int b64_value(unsigned char c)
+{
+        if (c >= 'A' && c <= 'Z')
+                return c - 'A';
+        if (c >= 'a' && c <= 'z')
+                return c - 'a' + 26;
+        if (c >= '0' && c <= '9')
+                return c - '0' + 52;
+        if (c == '+')
+                return 62;
+        if (c == '/')
+                return 63;
+        return -1;
+}
+
+/* Standard alphabet; whitespace skipped; "=" only at the end. */
+static int b64_decode(const char *text, size_t len, unsigned char *out, size_t *out_len,
+                      struct sbx_err *err)
+{
+        uint32_t acc = 0;
+        size_t bits = 0, n = 0, pad = 0, chars = 0;
+
+        for (size_t i = 0; i < len; i++) {
+                unsigned char c = (unsigned char)text[i];
+                int v = b64_value(c);
+                if (c == ' ' || c == '\n' || c == '\r' || c == '\t')
+                        continue;
+                if (c == '=') {
+                        pad++;
+                        continue;
+                }
+                if (v < 0 || pad)
+                        return sbx_fail(err, 0, "base64: byte 0x%02x at %zu is not base64", c, i);
+                acc = (acc << 6) | (uint32_t)v;
+                chars++;
+                bits += 6;
+                if (bits >= 8) {
+                        bits -= 8;
+                        out[n++] = (unsigned char)(acc >> bits);
+                }
+        }
+        /* Python's b64decode wants the padding complete */
+        if (pad > 2 || (chars + pad) % 4 || bits >= 6 || (bits && (acc & ((1u << bits) - 1))))
+                return sbx_fail(err, 0, "base64: bad padding or trailing bits");
+        *out_len = n;
+        return 0;
+}
+
+/* zlib.decompress: one zlib stream, nothing after it. */
+static int inflate_capped(const unsigned char *in, size_t in_len, size_t max,
+                          char **out, size_t *out_len, struct sbx_err *err)
+{
+        z_stream z = { 0 };
+        size_t cap = in_len * 4 + 1024 < max ? in_len * 4 + 1024 : max, n = 0;
+        char *buf = malloc(cap + 1);
+        int rc = Z_OK;
+
+        if (!buf || inflateInit(&z) != Z_OK) {
+                free(buf);
+                return sbx_fail_oom(err, "zlib");
+        }
+        z.next_in = (unsigned char *)in;
+        while (rc == Z_OK) {
+                if (n == cap) {
+                        size_t ncap = cap * 2 > max ? max : cap * 2;
+                        char *nb = ncap > cap ? realloc(buf, ncap + 1) : NULL;
+                        if (!nb) {
+                                inflateEnd(&z);
+                                free(buf);
+                                return ncap > cap ? sbx_fail_oom(err, "zlib")
+                                       : sbx_fail(err, 0, "zlib: decompresses to more than %zu bytes",
+                                                  max);
+                        }
+                        buf = nb;
+                        cap = ncap;
+                }
+                size_t in_left = in_len - (size_t)(z.next_in - in);
+                z.avail_in = in_left > UINT_MAX ? UINT_MAX : (unsigned)in_left;
+                z.next_out = (unsigned char *)buf + n;
+                z.avail_out = cap - n > UINT_MAX ? UINT_MAX : (unsigned)(cap - n);
+                size_t before = z.avail_out;
+                rc = inflate(&z, Z_NO_FLUSH);
+                n += before - z.avail_out;
+                if (rc == Z_BUF_ERROR && z.avail_out > 0)
+                        break;          /* input ended inside the stream */
+                if (rc == Z_BUF_ERROR)
+                        rc = Z_OK;
+        }
+        bool trailing = z.next_in != in + in_len;
+        inflateEnd(&z);
+        if (rc != Z_STREAM_END || trailing) {
+                free(buf);
+                return sbx_fail(err, 0, "zlib: %s", rc != Z_STREAM_END
+                                ? "not a complete zlib stream" : "bytes after the zlib stream");
+        }
+        buf[n] = '\0';
+        *out = buf;
+        *out_len = n;
+        return 0;
+}
+
+int io_unpack_b64_zlib_max(const char *text, size_t len, size_t max, char **out,
+                           size_t *out_len, struct sbx_err *err)
+{
+        auto_free unsigned char *raw = malloc(len / 4 * 3 + 3);
+        size_t raw_len = 0;
+
+        if (!raw)
+                return sbx_fail_oom(err, "base64");
+        if (b64_decode(text, len, raw, &raw_len, err) < 0)
+                return -1;
+        return inflate_capped(raw, raw_len, max, out, out_len, err);
+}
+
+int io_unpack_b64_zlib(const char *text, size_t len, char **out, size_t *out_len,
+                       struct sbx_err *err)
+{
+        return io_unpack_b64_zlib_max(text, len, (size_t)IO_MAX_DECODED_BYTES, out, out_len, err);
+}
