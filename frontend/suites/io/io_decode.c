@@ -3,6 +3,7 @@
  * The decompressed size is capped: a few hundred bytes of zlib can claim
  * gigabytes. */
 #include <limits.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -57,33 +58,38 @@ static int b64_decode(const char *text, size_t len, unsigned char *out, size_t *
         return 0;
 }
 
+/* Doubles *buf up to max; -1 with err set when it is at max already or
+ * out of memory. */
+static int grow(char **buf, size_t *cap, size_t max, struct sbx_err *err)
+{
+        size_t ncap = *cap * 2 > max ? max : *cap * 2;
+        char *nb;
+
+        if (ncap <= *cap)
+                return sbx_fail(err, 0, "zlib: decompresses to more than %zu bytes", max);
+        if (!(nb = realloc(*buf, ncap + 1)))
+                return sbx_fail_oom(err, "zlib");
+        *buf = nb;
+        *cap = ncap;
+        return 0;
+}
+
 /* zlib.decompress: one zlib stream, nothing after it. */
 static int inflate_capped(const unsigned char *in, size_t in_len, size_t max,
                           char **out, size_t *out_len, struct sbx_err *err)
 {
         z_stream z = { 0 };
         size_t cap = in_len * 4 + 1024 < max ? in_len * 4 + 1024 : max, n = 0;
-        char *buf = malloc(cap + 1);
+        auto_free char *buf = malloc(cap + 1);
         int rc = Z_OK;
 
-        if (!buf || inflateInit(&z) != Z_OK) {
-                free(buf);
+        if (!buf || inflateInit(&z) != Z_OK)
                 return sbx_fail_oom(err, "zlib");
-        }
         z.next_in = (unsigned char *)in;
         while (rc == Z_OK) {
-                if (n == cap) {
-                        size_t ncap = cap * 2 > max ? max : cap * 2;
-                        char *nb = ncap > cap ? realloc(buf, ncap + 1) : NULL;
-                        if (!nb) {
-                                inflateEnd(&z);
-                                free(buf);
-                                return ncap > cap ? sbx_fail_oom(err, "zlib")
-                                       : sbx_fail(err, 0, "zlib: decompresses to more than %zu bytes",
-                                                  max);
-                        }
-                        buf = nb;
-                        cap = ncap;
+                if (n == cap && grow(&buf, &cap, max, err) < 0) {
+                        inflateEnd(&z);
+                        return -1;
                 }
                 size_t in_left = in_len - (size_t)(z.next_in - in);
                 z.avail_in = in_left > UINT_MAX ? UINT_MAX : (unsigned)in_left;
@@ -99,13 +105,11 @@ static int inflate_capped(const unsigned char *in, size_t in_len, size_t max,
         }
         bool trailing = z.next_in != in + in_len;
         inflateEnd(&z);
-        if (rc != Z_STREAM_END || trailing) {
-                free(buf);
+        if (rc != Z_STREAM_END || trailing)
                 return sbx_fail(err, 0, "zlib: %s", rc != Z_STREAM_END
                                 ? "not a complete zlib stream" : "bytes after the zlib stream");
-        }
         buf[n] = '\0';
-        *out = buf;
+        *out = steal_pointer(&buf);
         *out_len = n;
         return 0;
 }
