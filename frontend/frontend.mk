@@ -3,13 +3,13 @@
 # (--serve), call libsbx.a, a static archive of every folder below them
 # and common/, through its public headers (LIBSBX_PUBLIC_HEADERS); the unit
 # tests and the fuzzers link the same archive. Every .c of frontend/'s
-# folders (two levels deep) is built, found by wildcard, so that a new
+# folders (three levels deep: suites/io/formats/) is built, found by wildcard, so that a new
 # folder needs no line here (frontend/layout.py gives it its place in the
 # layers); the zygote's C (frontend/warm/zygote/) is built on its own
 # below. Each folder's headers are found by -iquote.
 FRONTEND_ZYGOTE   := frontend/warm/zygote
-FRONTEND_SRCS     := $(filter-out $(FRONTEND_ZYGOTE)/%,$(wildcard frontend/*/*.c frontend/*/*/*.c))
-FRONTEND_HDRS     := $(filter-out $(FRONTEND_ZYGOTE)/%,$(wildcard frontend/*/*.h frontend/*/*/*.h))
+FRONTEND_SRCS     := $(filter-out $(FRONTEND_ZYGOTE)/%,$(wildcard frontend/*/*.c frontend/*/*/*.c frontend/*/*/*/*.c))
+FRONTEND_HDRS     := $(filter-out $(FRONTEND_ZYGOTE)/%,$(wildcard frontend/*/*.h frontend/*/*/*.h frontend/*/*/*/*.h))
 FRONTEND_DIRS     := $(patsubst %/,%,$(sort $(dir $(FRONTEND_SRCS) $(FRONTEND_HDRS))))
 FRONTEND_IQUOTE   := $(FRONTEND_DIRS:%=-iquote %)
 FRONTEND_FACES    := frontend/cli frontend/serve

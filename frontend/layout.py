@@ -31,7 +31,9 @@ LAYERS = [
     "serve",            # --serve (and the HTTP server)
     "suites",           # the suite table and kinds: loading, building, scoring
     "suites/evalplus",  # evalplus's native form
-    "suites/io",        # input/output problems (issue 33)
+    "suites/io",        # input/output problems: the kind, the judge, checkers (issue 33)
+    "suites/io/formats",  # input/output problems as each benchmark writes them
+    "suites/io/compare",  # comparing a program's output with the answer
     "suites/driver",    # the trusted driver and its markers
     "lang",             # the language table (issue 32)
     "results",          # result lines, verdicts, pass@k, summaries

@@ -1,5 +1,5 @@
 /* Fuzz target: the output comparisons (io_compare_streams,
- * frontend/suites/io/compare*.c). Input: a kind byte, the output, "\n%%\n",
+ * frontend/suites/io/compare/). Input: a kind byte, the output, "\n%%\n",
  * the answer. Properties beyond "no crash": every kind finds an output
  * equal to its answer the same; reading both sides from files through a
  * 9-byte buffer gives the verdict reading them in memory gives; exact
@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "fuzz_input.h"
-#include "suites/io/compare.h"
+#include "compare.h"
 
 static const char *const specs[] = { "exact", "lines", "tokens", "floats", "floats:abs=0.5,rel=0",
                                      "lcb", "sandboxfusion" };

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "fuzz_input.h"
-#include "suites/io/io.h"
+#include "io.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

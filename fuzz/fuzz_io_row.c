@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "fuzz_input.h"
-#include "suites/io/io.h"
+#include "io.h"
 
 static void check_accepted(const struct io_problem *p)
 {

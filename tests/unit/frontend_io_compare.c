@@ -1,4 +1,4 @@
-/* The output comparisons (frontend/suites/io/compare*.c): each kind on the
+/* The output comparisons (frontend/suites/io/compare/): each kind on the
  * cases that tell them apart, LiveCodeBench's and SandboxFusion's rules as
  * their Python code decides them (the expected answers were checked
  * against that code: tests/suites/io-fidelity/compare_cases.py), the same
@@ -17,7 +17,7 @@
 #include <math.h>
 #include <cmocka.h>
 
-#include "suites/io/compare.h"
+#include "compare.h"
 
 struct cmp_case {
         const char *spec, *out, *ans;

@@ -1,4 +1,4 @@
-/* The strict pickle reader (frontend/suites/io/io_pickle.c) and the
+/* The strict pickle reader (frontend/suites/io/formats/io_pickle.c) and the
  * base64/zlib unpacking in front of it: what LiveCodeBench's data holds
  * is read, and everything that unpickling would act on, or that runs past
  * the input, is refused with the opcode and offset named. The accepted
@@ -12,7 +12,7 @@
 #include <zlib.h>
 #include <cmocka.h>
 
-#include "suites/io/io.h"
+#include "io.h"
 
 #define PK(...) ((const unsigned char[]){ __VA_ARGS__ })
 

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <cmocka.h>
 
-#include "suites/io/io.h"
+#include "io.h"
 #include "unit_tmpdir.h"
 
 /* [{"input": "1 2\n", "output": "3\n", "testtype": "stdin"},

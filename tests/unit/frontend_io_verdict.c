@@ -13,8 +13,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "suites/io/checker.h"
-#include "suites/io/io_verdict.h"
+#include "checker.h"
+#include "io_verdict.h"
 
 static void expect_run(struct io_run r, enum io_verdict want, const char *words)
 {

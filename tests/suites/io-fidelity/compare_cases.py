@@ -5,7 +5,7 @@ LiveCodeBench's grade_stdio (lcb_runner/evaluation/testing_util.py, fed a
 program that writes the case's output) and SandboxFusion's
 check_stdio_test_case (sandbox/utils/testing.py, its sandbox call
 answering with the case's output). With --random N it
-also builds sbx's comparisons (cc, frontend/suites/io/compare*.c) into a
+also builds sbx's comparisons (cc, frontend/suites/io/compare/*.c) into a
 shared object and checks N random pairs of outputs of both kinds, drawn
 from the characters that matter (digits, signs, points, exponents, case,
 underscores, ASCII and Unicode spaces, line breaks, nan and inf), against
@@ -86,12 +86,13 @@ PIECES = ["0", "1", "2", "5", "10", "1.0", "1.5", "1.50", "0.5", ".5", "5.", "-"
 
 def build_cmp(tmp):
     """sbx's comparisons as a shared object, and a function calling them."""
-    srcs = [os.path.join(ROOT, "frontend/suites/io", f) for f in
-            ("compare.c", "compare_number.c", "compare_tokens.c", "compare_pylines.c")]
+    srcs = [os.path.join(ROOT, "frontend/suites/io/compare", f) for f in
+            ("compare.c", "compare_stream.c", "compare_number.c", "compare_tokens.c",
+             "compare_pylines.c")]
     so = os.path.join(tmp, "libiocmp.so")
     subprocess.run(["cc", "-O1", "-shared", "-fPIC", "-D_GNU_SOURCE", "-I" + os.path.join(ROOT, "common"),
-                    "-iquote", os.path.join(ROOT, "frontend"), "-I/usr/include/cjson", "-o", so]
-                   + srcs + [os.path.join(ROOT, "frontend/err.c"), "-lm"], check=True)
+                    "-iquote", os.path.join(ROOT, "frontend/util"), "-I/usr/include/cjson", "-o", so]
+                   + srcs + [os.path.join(ROOT, "frontend/util/err.c"), "-lm"], check=True)
     lib = ctypes.CDLL(so)
     parse, cmp_mem = lib.io_compare_parse, lib.io_compare_mem
     how = {k: ctypes.create_string_buffer(64) for k in ("lcb", "sandboxfusion")}

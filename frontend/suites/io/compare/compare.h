@@ -34,7 +34,23 @@
 #include <stdint.h>
 
 #include "err.h"
-#include "io.h"
+
+/* How a test's output is judged (below). */
+enum io_compare_kind {
+        IO_CMP_LINES = 0,       /* tokens line by line, trailing blanks ignored (default) */
+        IO_CMP_EXACT,           /* byte for byte */
+        IO_CMP_TOKENS,          /* tokens, line breaks anywhere (testlib's wcmp) */
+        IO_CMP_FLOATS,          /* tokens; numbers within abs_tol or rel_tol */
+        IO_CMP_LCB,             /* LiveCodeBench's grade_stdio */
+        IO_CMP_SANDBOXFUSION,   /* SandboxFusion's check_stdio_test_case */
+        IO_CMP_CHECKER,         /* a checker program, testlib's convention */
+        IO_CMP_KINDS,
+};
+
+struct io_compare {
+        enum io_compare_kind kind;
+        double abs_tol, rel_tol;        /* IO_CMP_FLOATS */
+};
 
 #define IO_STREAM_BUF_BYTES     (64 << 10)
 #define IO_TOKEN_MAX_BYTES      (64 << 10)      /* longer: never a number */

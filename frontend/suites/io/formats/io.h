@@ -6,8 +6,9 @@
  * io_problem; the comparators (compare.h) and the verdicts (io_verdict.h)
  * judge a run against it.
  *
- * Layer: suites/io. Pure code: no process, no sandbox. It may call util
- * (err, strbuf) and cJSON and zlib; nothing here calls up. */
+ * Layer: suites/io/formats. Pure code: no process, no sandbox. It may
+ * call suites/io/compare (a comparison's name), util (err, strbuf, the
+ * task ids' order), cJSON and zlib; nothing here calls up. */
 #ifndef SBX_IO_H
 #define SBX_IO_H
 
@@ -17,6 +18,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "compare.h"       /* struct io_compare: how a problem's outputs compare */
 #include "err.h"
 
 /* Decoded test data (LiveCodeBench's compressed private tests) larger than
@@ -36,23 +38,6 @@ struct io_data {
 struct io_test {
         struct io_data input, output;
         const char *group;      /* static: "public", "private", "generated", "" */
-};
-
-/* How a test's output is judged (compare.h does it). */
-enum io_compare_kind {
-        IO_CMP_LINES = 0,       /* tokens line by line, trailing blanks ignored (default) */
-        IO_CMP_EXACT,           /* byte for byte */
-        IO_CMP_TOKENS,          /* tokens, line breaks anywhere (testlib's wcmp) */
-        IO_CMP_FLOATS,          /* tokens; numbers within abs_tol or rel_tol */
-        IO_CMP_LCB,             /* LiveCodeBench's grade_stdio */
-        IO_CMP_SANDBOXFUSION,   /* SandboxFusion's check_stdio_test_case */
-        IO_CMP_CHECKER,         /* a checker program, testlib's convention */
-        IO_CMP_KINDS,
-};
-
-struct io_compare {
-        enum io_compare_kind kind;
-        double abs_tol, rel_tol;        /* IO_CMP_FLOATS */
 };
 
 /* Call-based problems: the sample defines a function; each test's input is

@@ -20,7 +20,7 @@
 
 #include "compare.h"
 #include "io.h"
-#include "suite.h"
+#include "suite_file.h"    /* suite_natural_cmp: the files' order */
 #include "util.h"
 
 static char *resolve(const char *problem_path, const char *rel)
