@@ -53,9 +53,16 @@ $(INIT_PROBE): tests/warm/init-probe.c
 	$(CC) $(RELEASE_CFLAGS) $(COMMON_CPPFLAGS) -static-pie $(RELRO_LDFLAGS) -o $@ $<
 $(WRITE_BPF): $(BUILD)/tests/warm/write-bpf.o $(COMMON_OBJS)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^
+# A caller of the run engine alone (libsbx), for tests/frontend/stdin.t:
+# a run spec's stdin and stdout options, cold and warm.
+RUN_ENGINE := $(BUILD)/tests/frontend/run-engine
+$(BUILD)/tests/frontend/%.o: ALL_CFLAGS += $(FRONTEND_IQUOTE) $(FRONTEND_CFLAGS)
+$(RUN_ENGINE): $(BUILD)/tests/frontend/run-engine.o $(LIBSBX)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(FRONTEND_LIBS)
 
 .PHONY: unit unit-tests run-unit integration check check-full
-unit-tests: $(UNIT_BINS) $(TRY_SYSCALL) $(WRITE_BPF) $(CANDIDATE_PROBE) $(CANDIDATE_FAILS) $(INIT_PROBE)
+unit-tests: $(UNIT_BINS) $(TRY_SYSCALL) $(WRITE_BPF) $(CANDIDATE_PROBE) $(CANDIDATE_FAILS) $(INIT_PROBE) \
+            $(RUN_ENGINE)
 
 # Runs every unit test program of $(BUILD); a missing cmocka fails the build
 # above, it is never skipped.

@@ -21,7 +21,7 @@ enum opt_id {
         OPT_REQUIRE_TIER, OPT_PYTHON, OPT_VENV, OPT_PACKAGE, OPT_PROVISION,
         OPT_ENV, OPT_RO_BIND, OPT_REBUILD, OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_REPEAT,
         OPT_PRINT_ARGV, OPT_ALLOW_PARTIAL, OPT_TASKS, OPT_DUMP, OPT_ALLOW_ROOT,
-        OPT_SERVE, OPT_WARM, OPT_COLD,
+        OPT_SERVE, OPT_WARM, OPT_COLD, OPT_STDIN,
         OPT_LIMIT = 512,        /* + enum limit_id: a row of limit_table */
 };
 
@@ -61,6 +61,7 @@ static const struct option long_options[] = {
         { "serve", no_argument, NULL, OPT_SERVE },
         { "warm", no_argument, NULL, OPT_WARM },
         { "cold", no_argument, NULL, OPT_COLD },
+        { "stdin", required_argument, NULL, OPT_STDIN },
         { "help", no_argument, NULL, OPT_HELP },
         { "version", no_argument, NULL, OPT_VERSION },
 };
@@ -170,6 +171,7 @@ static int apply_option(int id, const char *arg, struct cli_opts *o,
         switch (id) {
         case OPT_FILE: o->file = arg; return set_mode(o, CLI_MODE_FILE, "--file", err);
         case OPT_WORKDIR: o->workdir = arg; return 0;
+        case OPT_STDIN: o->stdin_path = arg; return 0;
         case OPT_PROBE: return set_mode(o, CLI_MODE_PROBE, "--probe", err);
         case OPT_SUITE: o->suite = arg; return set_mode(o, CLI_MODE_SUITE, "--suite", err);
         case OPT_PROBLEMS: o->problems = arg; return 0;
@@ -275,6 +277,9 @@ static int check_mode(struct cli_opts *o, int argc, char **argv, struct sbx_err 
         if (o->mode == CLI_MODE_NONE)
                 return sbx_fail(err, 0, "nothing to do: give --file, --workdir DIR -- "
                                 "ARGV, --suite, --probe, --serve or merge (see --help)");
+        if (o->stdin_path && o->mode != CLI_MODE_FILE && o->mode != CLI_MODE_ARGV)
+                return sbx_fail(err, 0, "--stdin FILE is for a --file or --workdir run (an io "
+                                "suite's tests bring their own inputs)");
         if (o->sb.venv_name == NULL && (o->packages.len || o->provision.len))
                 return sbx_fail(err, 0, "--package and --provision need --venv NAME");
         /* Warm by default where samples are many (docs/warm.md): a suite's, a

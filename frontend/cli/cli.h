@@ -39,6 +39,7 @@ struct cli_opts {
         const char *file;
         const char *workdir;
         char *const *argv;              /* after "--" */
+        const char *stdin_path;         /* --stdin FILE: the program's stdin (else /dev/null) */
         /* suites */
         const char *suite;              /* humaneval | mbpp | classeval | FILE.json */
         const char *problems;

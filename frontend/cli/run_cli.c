@@ -291,6 +291,7 @@ static int run_file_once(struct sandbox *sb, struct cli_opts *opts, bool sole)
         struct run_spec spec = {
                 .private_workdir = true, .workdir_files = files,
                 .timeout_ms = opts->timeout_ms, .cpu_limit_s = opts->cpu_limit_s,
+                .stdin_path = opts->stdin_path,
         };
         int rc;
 
@@ -418,6 +419,7 @@ int run_cli_argv(struct cli_opts *opts)
         struct run_spec spec = {
                 .argv = argv, .workdir = workdir, .private_workdir = false,
                 .timeout_ms = opts->timeout_ms, .cpu_limit_s = opts->cpu_limit_s,
+                .stdin_path = opts->stdin_path,
         };
         rc = run_and_report(sb, &spec, opts, NULL);
         free(argv);

@@ -20,6 +20,8 @@ static const char usage_modes[] =
 "  --file PROGRAM.py     copy PROGRAM.py into a fresh private workdir and run the\n"
 "                        sandbox's Python on it with -I -B; the workdir is removed\n"
 "  --workdir DIR         the directory ARGV runs in (yours: bound read-write)\n"
+"  --stdin FILE          the program's stdin: a copy of the regular file FILE\n"
+"                        (sealed, its own; up to 1 GiB), else /dev/null\n"
 "  --json                print one JSON object (passed, status, returncode, signal,\n"
 "                        duration, cpu, max_rss_kb, stdout, stderr, truncated,\n"
 "                        summary, tier) instead of passing the output through\n"

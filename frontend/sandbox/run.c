@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "run_internal.h"
 #include "sandbox_impl.h"
@@ -59,11 +60,27 @@ static struct sbx_run *run_new(struct sandbox *sb, const struct tier_ops *t,
         r->pid = -1;
         r->backend = &cold_backend;
         r->data_fd = spec->workdir_data ? spec->data_fd : -1;
+        r->stdin_fd = -1;
+        r->stdout_file = spec->stdout_fd > 0 ? spec->stdout_fd : -1;
+        r->stdout_limit = spec->stdout_limit_bytes > 0 ? spec->stdout_limit_bytes : 0;
         r->workdir = strdup(spec->workdir);
         run_limits(spec, &r->timeout_ms, &r->cpu_limit_s);
         output_capture_init(&r->out_cap, &r->res.out, sb->opts.max_output_bytes);
         output_capture_init(&r->err_cap, &r->res.err, sb->opts.max_output_bytes);
         return r;
+}
+
+/* stdout's file is rewritten when the run starts again (a lost warm
+ * run): from where it was at the start, which must therefore be known. */
+static int run_stdout_file(struct sbx_run *r, struct sbx_err *err)
+{
+        if (r->stdout_file < 0)
+                return 0;
+        r->stdout_start = lseek(r->stdout_file, 0, SEEK_CUR);
+        if (r->stdout_start < 0)
+                return sbx_fail(err, errno, "run: stdout's file (fd %d) is not a regular file",
+                                r->stdout_file);
+        return 0;
 }
 
 /* The cold backend runs r in place: at its start when the warm backend
@@ -113,6 +130,10 @@ int run_start_tier(struct sandbox *sb, const struct tier_ops *t,
         r = run_new(sb, t, spec);
         if (!r)
                 return sbx_fail_oom(err, "out of memory");
+        if (run_stdin_open(r, spec, err) < 0 || run_stdout_file(r, err) < 0) {
+                run_free(r);
+                return -1;
+        }
         if (r->workdir && sb->opts.warm && t == sb->tier && !spec->workdir_data &&
             (started = warm_backend.start(r, spec, err)) == 1)
                 r->backend = &warm_backend;
@@ -179,6 +200,7 @@ int64_t sbx_run_deadline_ms(const struct sbx_run *r)
 int sbx_run_step(struct sbx_run *r, const struct pollfd *pfds, size_t n)
 {
         run_drain(r);
+        run_check_output_limit(r);
         switch (r->backend->step(r)) {
         case RUN_STEP_ENDED:
                 return 1;

@@ -32,11 +32,8 @@ static int make_pipe(int fds[2], struct sbx_err *err)
  * offset, bwrap reads from 0. */
 static int reopen_fd(int memfd, const char *what, struct sbx_err *err)
 {
-        char path[64];
-        int fd;
+        int fd = sbx_reopen_fd(memfd, O_RDONLY);
 
-        snprintf(path, sizeof(path), "/proc/self/fd/%d", memfd);
-        fd = open(path, O_RDONLY | O_CLOEXEC);
         if (fd < 0)
                 sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "reopening %s", what);
         return fd;
@@ -75,7 +72,9 @@ static int run_spawn(struct sbx_run *r, const struct strvec *argv,
                 .extra_fd = { -1, -1 },
                 .limits = r->tier->sets_own_limits ? NULL : &lim,
         };
-        auto_fd bpf = -1, data = -1;
+        auto_fd bpf = -1, data = -1, in = -1;
+        if (r->stdin_fd >= 0 && (ps.stdin_fd = in = reopen_fd(r->stdin_fd, "stdin", err)) < 0)
+                return -1;
         if (r->tier->needs_seccomp && sb->seccomp_fd >= 0 &&
             (bpf = reopen_fd(sb->seccomp_fd, "the seccomp program", err)) < 0)
                 return -1;

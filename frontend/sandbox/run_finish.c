@@ -20,9 +20,9 @@
 
 void run_free(struct sbx_run *r)
 {
-        int *fds[] = { &r->out_fd, &r->err_fd, &r->status_fd, &r->pidfd };
+        int *fds[] = { &r->out_fd, &r->err_fd, &r->status_fd, &r->pidfd, &r->stdin_fd };
 
-        for (size_t i = 0; i < 4; i++)
+        for (size_t i = 0; i < 5; i++)
                 if (*fds[i] >= 0)
                         close(*fds[i]);
         free(r->workdir);
@@ -111,6 +111,22 @@ static bool is_stop_signal(int sig)
         return sig == SIGTERM || sig == SIGINT || sig == SIGHUP;
 }
 
+/* Past stdout's limit the run was stopped for it (whatever it died of),
+ * unless it was interrupted; a file of the caller's that could not be
+ * written makes the result sbx's error, not the program's. */
+static void classify_output(struct sbx_run *r)
+{
+        if (r->stdout_errno) {
+                r->res.status = RUN_ERROR;
+                snprintf(r->res.detail, sizeof(r->res.detail), "writing stdout to its file: %s",
+                         strerror(r->stdout_errno));
+        } else if (r->output_limited && !r->interrupted) {
+                r->res.output_limited = true;
+                r->res.status = RUN_FAILED;
+                run_result_set_detail(&r->res, "", "output-limit");
+        }
+}
+
 void sbx_run_finish(struct sbx_run *r, struct run_result *res)
 {
         struct timeval ut, st;
@@ -131,6 +147,7 @@ void sbx_run_finish(struct sbx_run *r, struct run_result *res)
                           r->killed_wall, r->interrupted, r->cpu_limit_s);
         r->res.stop_signal = is_stop_signal(r->res.signal) ||
                 (r->pid >= 0 && WIFSIGNALED(r->wait_status) && is_stop_signal(WTERMSIG(r->wait_status)));
+        classify_output(r);
         *res = r->res;
         memset(&r->res, 0, sizeof(r->res));
         run_unlink(r->sb, r);

@@ -26,6 +26,15 @@ struct sbx_run {
         pid_t pid;
         int pidfd, out_fd, err_fd, status_fd;
         int data_fd;                    /* the spec's (borrowed), or -1 */
+        int stdin_fd;                   /* the run's sealed stdin (owned), or -1: /dev/null */
+        /* stdout to the caller's file too (run_spec.stdout_fd, borrowed; -1:
+         * none) from stdout_start, stdout_filed bytes so far; past
+         * stdout_limit (0: none) the run is stopped (output_limited). */
+        int stdout_file;
+        off_t stdout_start;
+        int64_t stdout_filed, stdout_limit;
+        int stdout_errno;               /* writing that file failed: the run is an error */
+        bool output_limited;
         char *workdir;
         int64_t timeout_ms, cpu_limit_s;
         int64_t start_ms, end_ms, deadline_ms;
@@ -72,6 +81,13 @@ void run_free(struct sbx_run *r);           /* run_finish.c */
  * output and status read so far. */
 void run_drain(struct sbx_run *r);
 void run_reset_output(struct sbx_run *r);
+/* run_io.c: stdout past the spec's limit stops the run (its backend's kill). */
+void run_check_output_limit(struct sbx_run *r);
+/* run_io.c: the spec's stdin as a sealed file of the run's own in
+ * r->stdin_fd (-1 when the spec has none); 0, or -1 with err. Each start
+ * (cold, warm, again after a lost warm run) opens it afresh (read-only,
+ * at offset 0), so that no start's reads move the next one's. */
+int run_stdin_open(struct sbx_run *r, const struct run_spec *spec, struct sbx_err *err);
 /* run_cold.c: the env and argv a run of tier t would get (also for
  * --print-argv). */
 int run_build_argv(struct sandbox *sb, const struct tier_ops *t,

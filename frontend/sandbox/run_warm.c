@@ -128,6 +128,7 @@ static struct run_warm *spec_copy(const struct run_spec *spec)
                 return NULL;
         }
         st->spec = *spec;
+        st->spec.stdin_path = st->spec.stdin_data = NULL;      /* in the run's stdin_fd */
         st->spec.argv = st->argv.items;
         st->spec.workdir = st->workdir;
         st->spec.workdir_files = (const char *const *)st->files.items;
@@ -182,6 +183,7 @@ static int warm_start(struct sbx_run *r, const struct run_spec *spec, struct sbx
         st->rq = (struct warm_request){
                 .argv = st->spec.argv, .workdir = st->spec.workdir,
                 .private_workdir = spec->private_workdir, .files = st->spec.workdir_files,
+                .stdin_fd = r->stdin_fd,
                 .env = st->env.items, .timeout_ms = r->timeout_ms, .cpu_s = r->cpu_limit_s,
                 .outlive_ms = r->timeout_ms + r->tier->grace_ms,
         };

@@ -133,7 +133,26 @@ struct run_spec {
         const char *const *env_extra;   /* NAME=VALUE added for this run only, or NULL */
         int64_t timeout_ms;             /* wall clock; 0 = DEFAULT_TIMEOUT_MS */
         int64_t cpu_limit_s;            /* 0 = timeout + DEFAULT_CPU_SLACK_S */
+        /* The program's stdin: the host file stdin_path (a regular file,
+         * at most RUN_STDIN_MAX_BYTES) or the bytes stdin_data[0..stdin_len),
+         * copied into a sealed memfd of the run's own (docs/suites.md: a
+         * file it may read and seek, named alike in every run, that no run
+         * can change, and no path of the host); neither: /dev/null. Never
+         * on argv. */
+        const char *stdin_path;
+        const char *stdin_data;
+        size_t stdin_len;
+        /* stdout written in full to stdout_fd too (the caller's regular
+         * file, from its offset; 0: none), for outputs too large to hold:
+         * res.out keeps the session's cap in memory as always. Past
+         * stdout_limit_bytes (> 0) the run is stopped and res.output_limited
+         * set; the file then holds the first stdout_limit_bytes. */
+        int stdout_fd;
+        int64_t stdout_limit_bytes;
 };
+
+/* A larger stdin is refused (the run is not started). */
+#define RUN_STDIN_MAX_BYTES     (1LL << 30)
 
 /* After a run, with probe_by_first_run: 1 when the run showed its tier
  * broken before the program started and another tier is chosen (run it

@@ -89,6 +89,11 @@ int sandbox_make_scratch(struct sandbox *sb, struct sbx_err *err);
  * count, its argv prefix. A missing tool is not an error here (tool[t]
  * stays NULL). */
 int sandbox_tier_ready(struct sandbox *sb, enum tier t, struct sbx_err *err);
+/* A file no other process can reach: a memfd named name (sealable: one
+ * that takes seals), else an unlinked file in the session's scratch root;
+ * -1 and why. */
+int sandbox_private_file(struct sandbox *sb, const char *name, bool sealable,
+                         char *why, size_t len);
 /* The argv that starts a warm suite's zygote in the chosen tier. */
 int sandbox_zygote_argv(struct sandbox *sb, const struct zygote_params *zp,
                         struct strvec *out, struct sbx_err *err);

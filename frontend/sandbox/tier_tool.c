@@ -33,14 +33,15 @@ static char *find_tool(const struct tier_ops *o)
 }
 
 
-/* A file that no other process can reach (the BPF program, sbx-run-init):
- * a memfd, else (a host filter may deny memfd_create) an unlinked file in
- * our 0700 scratch directory, which is made only then. */
-static int private_file(struct sandbox *sb, const char *name, char *why, size_t len)
+/* A file that no other process can reach (the BPF program, sbx-run-init,
+ * a run's stdin): a memfd, else (a host filter may deny memfd_create) an
+ * unlinked file in our 0700 scratch directory, which is made only then. */
+int sandbox_private_file(struct sandbox *sb, const char *name, bool sealable,
+                         char *why, size_t len)
 {
         char path[PATH_MAX];
         struct sbx_err err = { 0 };
-        int fd = memfd_create(name, MFD_CLOEXEC);
+        int fd = memfd_create(name, MFD_CLOEXEC | (sealable ? MFD_ALLOW_SEALING : 0));
 
         if (fd >= 0)
                 return fd;
@@ -72,7 +73,7 @@ static int private_file(struct sandbox *sb, const char *name, char *why, size_t 
 static void export_seccomp(struct sandbox *sb)
 {
         char why[512] = "";
-        int fd = private_file(sb, "sbx-seccomp-bpf", why, sizeof(why));
+        int fd = sandbox_private_file(sb, "sbx-seccomp-bpf", false, why, sizeof(why));
 
         if (fd >= 0 && sbx_seccomp_write(fd) < 0) {
                 snprintf(why, sizeof(why), "writing the seccomp program: %s", strerror(errno));
@@ -92,7 +93,7 @@ static void export_init(struct sandbox *sb)
         char why[512] = "";
         int fd = run_init_fd();
 
-        if (fd < 0 && (fd = private_file(sb, "sbx-run-init", why, sizeof(why))) >= 0 &&
+        if (fd < 0 && (fd = sandbox_private_file(sb, "sbx-run-init", false, why, sizeof(why))) >= 0 &&
             (fchmod(fd, 0700) < 0 || run_init_write(fd) < 0)) {
                 snprintf(why, sizeof(why), "writing sbx-run-init: %s", strerror(errno));
                 close(fd);

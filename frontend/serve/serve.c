@@ -130,6 +130,7 @@ static int start_program(struct server *S, struct job *j, struct sbx_err *err)
                 .argv = argv, .workdir = j->dir, .private_workdir = true,
                 .workdir_files = files, .env_extra = (const char *const *)j->rq.env,
                 .timeout_ms = timeout_of(S, j), .cpu_limit_s = S->opts->cpu_limit_s,
+                .stdin_data = j->rq.stdin_text, .stdin_len = j->rq.stdin_len,
         };
         return sbx_run_start(S->sb, &spec, &j->run, err);
 }
@@ -152,6 +153,7 @@ static int start_argv(struct server *S, struct job *j, struct sbx_err *err)
                 .argv = j->rq.argv, .workdir = workdir, .private_workdir = false,
                 .env_extra = (const char *const *)j->rq.env,
                 .timeout_ms = timeout_of(S, j), .cpu_limit_s = S->opts->cpu_limit_s,
+                .stdin_data = j->rq.stdin_text, .stdin_len = j->rq.stdin_len,
         };
         int rc = sbx_run_start(S->sb, &spec, &j->run, err);
         j->rq.argv[0] = saved;

@@ -20,6 +20,7 @@ void serve_request_free(struct serve_request *rq)
         sbx_strv_free(rq->argv);
         free(rq->workdir);
         sbx_strv_free(rq->env);
+        free(rq->stdin_text);
         free(rq->suite);
         free(rq->problems);
         free(rq->samples);
@@ -191,6 +192,11 @@ static int parse_object(const cJSON *o, struct serve_request *rq, char *why, siz
         free(type);
         if (get_timeout(o, &rq->timeout_ms, why, why_len) < 0)
                 return -1;
+        /* "stdin": the program's input (null or absent: /dev/null) */
+        if (rq->type != SERVE_SUITE && !cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(o, "stdin")) &&
+            get_str(o, "stdin", false, &rq->stdin_text, why, why_len) < 0)
+                return -1;
+        rq->stdin_len = rq->stdin_text ? strlen(rq->stdin_text) : 0;
         switch (rq->type) {
         case SERVE_RUN:
                 return parse_run(o, rq, why, why_len) < 0 ? -1 : get_env(o, &rq->env, why, why_len);

@@ -28,6 +28,8 @@ struct serve_request {
         char **argv;                    /* run_argv, NULL-terminated */
         char *workdir;                  /* run_argv */
         char **env;                     /* NAME=VALUE, NULL-terminated, or NULL */
+        char *stdin_text;               /* run, run_argv: the program's stdin, or NULL */
+        size_t stdin_len;
         /* suite */
         char *suite, *problems, *samples, *out, *k;
         bool canonical;

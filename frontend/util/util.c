@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -26,6 +27,14 @@ int sbx_write_all(int fd, const void *data, size_t len)
                 len -= (size_t)n;
         }
         return 0;
+}
+
+int sbx_reopen_fd(int fd, int flags)
+{
+        char path[64];
+
+        snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+        return open(path, flags | O_CLOEXEC);
 }
 
 int sbx_mkdir_p(const char *path)

@@ -15,6 +15,10 @@ struct cJSON;
 /* Writes all len bytes, again after EINTR and short writes; 0, or -1 with
  * errno set (EIO when write() returns 0). */
 int sbx_write_all(int fd, const void *data, size_t len);
+/* The file behind fd opened again through /proc/self/fd (flags, and
+ * O_CLOEXEC): an open file description of its own, at offset 0, which no
+ * other holder of fd moves. The fd, or -1 with errno. */
+int sbx_reopen_fd(int fd, int flags);
 /* mkdir -p with mode 0700 for each missing component; 0, or -1 with errno. */
 int sbx_mkdir_p(const char *path);
 /* Removes path and everything below it, links not followed; 0 (also when

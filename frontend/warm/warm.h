@@ -24,7 +24,7 @@ struct warm_params {
         char *const *zygote_env;
         const char *unavailable;
         int64_t lifetime_ms;            /* the tier's wall clock ends a zygote then */
-        int stdout_fd;                  /* a zygote's stdout (/dev/null) */
+        int stdout_fd;                  /* /dev/null: a zygote's stdout, a run's stdin without one */
         const char *tier;               /* the tier's name, for the reasons */
         const char *python;             /* the session's: runs of `PYTHON -I -B -c` go warm */
         const char *const *sources;     /* trusted sources a zygote compiles once, or NULL */
@@ -57,6 +57,7 @@ struct warm_request {
         const char *workdir;            /* private and under /tmp, or the run goes cold */
         bool private_workdir;
         const char *const *files;       /* in workdir, handed to the zygote as fds */
+        int stdin_fd;                   /* the run's stdin (a sealed file), -1: /dev/null */
         char *const *env;               /* the run's, in order (a later NAME wins) */
         int64_t timeout_ms, cpu_s;
         int64_t outlive_ms;             /* how long its zygote must live yet */

@@ -47,8 +47,10 @@ static char *init_json(const char *const *sources)
 
         while (sources && sources[n])
                 n++;
+        /* cJSON makes no array of a NULL list: none is an empty one */
         if (j && cJSON_AddStringToObject(j, "op", "init") &&
-            cJSON_AddItemToObject(j, "sources", cJSON_CreateStringArray(sources, n)))
+            cJSON_AddItemToObject(j, "sources", n ? cJSON_CreateStringArray(sources, n)
+                                                  : cJSON_CreateArray()))
                 text = cJSON_PrintUnformatted(j);
         cJSON_Delete(j);
         return text;

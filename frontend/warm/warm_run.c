@@ -11,10 +11,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util.h"
 #include "warm_init.h"
 #include "warm_pool.h"
 
 #define WARM_MAX_TRIES      2           /* zygotes lost under one run */
+#define RUN_FDS             4           /* stdout, stderr, status, stdin; then the files */
 
 struct warm_run {
         struct warm_pool *pool;
@@ -107,8 +109,8 @@ static bool not_warm(const struct warm_params *wp, const struct warm_request *rq
         else if (!rq->private_workdir || strncmp(rq->workdir, "/tmp/", 5))
                 snprintf(why, len, "the workdir %s is not private or not under /tmp (TMPDIR?)",
                          rq->workdir);
-        else if (count_strs(rq->files) + 3 > WARM_MSG_MAX_FDS)
-                snprintf(why, len, "more than %d workdir files", WARM_MSG_MAX_FDS - 3);
+        else if (count_strs(rq->files) + RUN_FDS > WARM_MSG_MAX_FDS)
+                snprintf(why, len, "more than %d workdir files", WARM_MSG_MAX_FDS - RUN_FDS);
         else if ((wp->max_timeout_s > 0 && (double)rq->timeout_ms > wp->max_timeout_s * 1000) ||
                  (wp->max_cpu_s > 0 && (double)rq->cpu_s > wp->max_cpu_s))
                 snprintf(why, len, "a run's limits are above the helper's ceilings "
@@ -118,18 +120,25 @@ static bool not_warm(const struct warm_params *wp, const struct warm_request *rq
         return true;
 }
 
-/* The run's pipes: read ends ours (fds), write ends the zygote's (sent, closed). */
-static int send_run(struct zygote *z, const char *text, const struct warm_request *rq, int out[3])
+/* The run's pipes: read ends ours (fds), write ends the zygote's (sent,
+ * closed); then its stdin, opened afresh for each send (a lost run's reads
+ * must not move the next one's), and its files. */
+static int send_run(struct zygote *z, const char *text, const struct warm_request *rq,
+                    int stdin_null, int out[3])
 {
         int ends[3][2] = { { -1, -1 }, { -1, -1 }, { -1, -1 } }, fds[WARM_MSG_MAX_FDS];
         size_t nfds = 0;
         int rc = -1;
+        auto_fd in = -1;
 
         for (int i = 0; i < 3; i++) {
                 if (pipe2(ends[i], O_CLOEXEC) < 0 || fcntl(ends[i][0], F_SETFL, O_NONBLOCK) < 0)
                         goto out;
                 fds[nfds++] = ends[i][1];
         }
+        if (rq->stdin_fd >= 0 && (in = sbx_reopen_fd(rq->stdin_fd, O_RDONLY)) < 0)
+                goto out;
+        fds[nfds++] = in >= 0 ? in : stdin_null;
         for (const char *const *f = rq->files; f && *f; f++) {
                 char path[PATH_MAX];
                 snprintf(path, sizeof(path), "%s/%s", rq->workdir, *f);
@@ -139,7 +148,7 @@ static int send_run(struct zygote *z, const char *text, const struct warm_reques
         }
         rc = warm_send_msg(z->ctl, text, fds, nfds);
 out:
-        for (size_t i = 3; i < nfds; i++)
+        for (size_t i = RUN_FDS; i < nfds; i++)
                 close(fds[i]);
         for (int i = 0; i < 3; i++) {
                 if (ends[i][1] >= 0)
@@ -162,7 +171,7 @@ static int try_send(struct warm_run *w, int fds[3], char *why, size_t whylen)
 
         if (!text)
                 snprintf(why, whylen, "out of memory");
-        if (z && send_run(z, text, w->rq, fds) == 0) {
+        if (z && send_run(z, text, w->rq, p->wp.stdout_fd, fds) == 0) {
                 z->busy = true;
                 w->zygote = (int)(z - p->z);
                 rc = 1;

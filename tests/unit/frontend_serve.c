@@ -49,6 +49,31 @@ static void run_request_is_parsed(void **state)
         serve_request_free(&rq);
 }
 
+/* "stdin" reaches the run spec of run and run_argv requests; null and
+ * absent are /dev/null; anything else is refused, naming the field. */
+static void stdin_is_parsed(void **state)
+{
+        struct serve_request rq;
+        cJSON *id;
+
+        assert_int_equal(parse("{\"id\":1,\"type\":\"run\",\"code\":\"input()\","
+                               "\"stdin\":\"3\\n1 2 3\\n\"}", &rq, &id), 0);
+        assert_string_equal(rq.stdin_text, "3\n1 2 3\n");
+        assert_int_equal(rq.stdin_len, 8);
+        serve_request_free(&rq);
+        assert_int_equal(parse("{\"id\":1,\"type\":\"run_argv\",\"argv\":[\"cat\"],"
+                               "\"workdir\":\"/tmp\",\"stdin\":\"\"}", &rq, &id), 0);
+        assert_non_null(rq.stdin_text);
+        assert_int_equal(rq.stdin_len, 0);
+        serve_request_free(&rq);
+        assert_int_equal(parse("{\"id\":1,\"type\":\"run\",\"code\":\"1\",\"stdin\":null}",
+                               &rq, &id), 0);
+        assert_null(rq.stdin_text);
+        serve_request_free(&rq);
+        refused("{\"id\":1,\"type\":\"run\",\"code\":\"1\",\"stdin\":[1]}",
+                "\"stdin\" must be a string", true);
+}
+
 static void run_argv_request_is_parsed(void **state)
 {
         struct serve_request rq;
@@ -163,6 +188,7 @@ int main(void)
 {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(run_request_is_parsed),
+                cmocka_unit_test(stdin_is_parsed),
                 cmocka_unit_test(run_argv_request_is_parsed),
                 cmocka_unit_test(suite_request_is_parsed),
                 cmocka_unit_test(malformed_json_is_refused),

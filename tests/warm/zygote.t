@@ -292,13 +292,33 @@ ok(len(lines) >= 3 and lines[0].startswith('@@SBX-BEGIN ') and 'from the program
    lines[-1] == '@@SBX-END %s ok null@@' % lines[0].split()[1].rstrip('@'),
    'driver.py\'s markers come out on stdout intact', r)
 
+# stdin: the run's file (a sealed memfd sbx-run sends), read, seeked and
+# never written as a cold run's; /dev/null without one.
+STDIN_PROBE = ('import os, sys\n'
+               'text = sys.stdin.read(); sys.stdin.seek(0); again = sys.stdin.read()\n'
+               'try:\n fd = os.open("/proc/self/fd/0", os.O_WRONLY); os.write(fd, b"x"); wrote = True\n'
+               'except OSError: wrote = False\n'
+               'print(json.dumps({"text": text, "again": again == text, "wrote": wrote,'
+               ' "seekable": sys.stdin.seekable(), "link": os.readlink("/proc/self/fd/0")}))\n')
+r = run('import json\n' + STDIN_PROBE, stdin='3\n1 2 3\n')
+st = out_json(r) or {}
+ok(st.get('text') == '3\n1 2 3\n' and st.get('again') and st.get('seekable') and st.get('wrote') is False,
+   'stdin is the run\'s input: read, read again after a seek, never written', r)
+ok(st.get('link', '').startswith('/memfd:sbx-stdin'), 'stdin names no file of the host', st)
+r = run('import json\n' + STDIN_PROBE)
+ok((out_json(r) or {}).get('text') == '' and (out_json(r) or {}).get('link') == '/dev/null',
+   'without one, stdin is /dev/null', r)
+
 # A bad message is skipped with a diagnostic; the zygote goes on.
 z.run({'raw': 'not json', 'fds': 2})
 z.run({'raw': json.dumps({'op': 'run', 'id': 1, 'argv': ['python3', '-c', 'pass']}), 'fds': 3})
 z.run({'raw': json.dumps({'op': 'run', 'id': 2, 'argv': ['p', '-I', '-B', '-c', 'pass'], 'cwd': '/etc', 'env': [],
-                          'files': [], 'limits': LIM}), 'fds': 3})
+                          'files': [], 'limits': LIM}), 'fds': 4})
+# Well formed but for its fds: stdout, stderr and status without stdin.
+z.run({'raw': json.dumps({'op': 'run', 'id': 3, 'argv': ['p', '-I', '-B', '-c', 'pass'], 'cwd': '/tmp/w',
+                          'env': [], 'files': [], 'limits': LIM}), 'fds': 3})
 r = run('print("still here")')
-ok(r['stdout'] == 'still here\n', 'after three bad messages the zygote still runs samples', r)
+ok(r['stdout'] == 'still here\n', 'after four bad messages the zygote still runs samples', r)
 
 # Cost per sample: sequential trivial samples, warm against cold.
 N = 164
@@ -314,7 +334,8 @@ print('# %d samples: warm %.2f s (%.1f ms each), cold python3 -I -B -c pass %.2f
       (N, warm, warm / N * 1000, coldt, coldt / N * 1000), flush=True)
 
 end = z.close()
-ok(end['zygote_exit'] == 0 and end['zygote_stderr'].count('bad message skipped') == 3,
+ok(end['zygote_exit'] == 0 and end['zygote_stderr'].count('bad message skipped') == 4 and
+   'want 4 fds (stdout, stderr, status, stdin, files), got 3' in end['zygote_stderr'],
    'the zygote said why it skipped each bad message and exited 0 at EOF', end)
 # The other tiers' launchers: root in the namespace (unshare -r), bwrap
 # (its --proc binds over /proc/sys and the like are unmounted by A).

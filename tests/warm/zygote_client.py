@@ -9,13 +9,14 @@ those names beside the zygote's source), then runs samples one at a time.
   zygote_client.py --zygote build/gen/zygote.py --bpf build/tests/warm/write-bpf < runs.jsonl
 
 Each input line is a JSON object: {"code": SOURCE, "args": [...],
-"files": {NAME: TEXT}, "env": [...], "cwd": DIR, "limits": {...}} (all but
-code optional), or {"raw": TEXT, "fds": N} to send a message as is (with N
+"files": {NAME: TEXT}, "env": [...], "cwd": DIR, "limits": {...}, "stdin":
+TEXT} (all but code optional; stdin is sent as a sealed memfd, else
+/dev/null is), or {"raw": TEXT, "fds": N} to send a message as is (with N
 fds of /dev/null). Each run prints one JSON line: stdout, stderr, status
 (the parsed status line, or null), status_raw, wall_s (as the client
 measured it). At the end, one line {"zygote_stderr": ..., "zygote_exit": N}.
 """
-import argparse, array, json, os, selectors, shlex, socket, subprocess, sys, tempfile, time
+import argparse, array, fcntl, json, os, selectors, shlex, socket, subprocess, sys, tempfile, time
 
 DEFAULT_LIMITS = {'timeout_ms': 10000, 'cpu_s': 10, 'memory': 1 << 30, 'nproc': 64,
                   'fsize': 50 << 20, 'nofile': 200, 'tmpfs': 40 << 20}
@@ -26,6 +27,19 @@ def send(sock, obj, fds):
     data = obj if isinstance(obj, bytes) else json.dumps(obj).encode()
     anc = [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array('i', fds).tobytes())] if fds else []
     sock.sendmsg([data], anc)
+
+
+def stdin_fd(text):
+    """A run's stdin as sbx-run sends it: a sealed memfd, or /dev/null."""
+    if text is None:
+        return os.open(os.devnull, os.O_RDONLY)
+    fd = os.memfd_create('sbx-stdin', os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
+    os.write(fd, text.encode())
+    fcntl.fcntl(fd, fcntl.F_ADD_SEALS, fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW | fcntl.F_SEAL_WRITE |
+                fcntl.F_SEAL_SEAL)
+    ro = os.open('/proc/self/fd/%d' % fd, os.O_RDONLY)
+    os.close(fd)
+    return ro
 
 
 def drain(fds, deadline):
@@ -92,12 +106,14 @@ class Zygote:
                 f.write(text)
             file_fds.append(os.open(path, os.O_RDONLY))
         pipes = [os.pipe() for _ in range(3)]
+        stdin = stdin_fd(spec.get('stdin'))
         msg = {'op': 'run', 'id': self.n,
                'argv': [sys.executable, '-I', '-B', '-c', spec['code']] + spec.get('args', []),
                'cwd': spec.get('cwd', '/tmp/sbx-work'), 'env': spec.get('env', DEFAULT_ENV),
                'files': list(files), 'limits': limits}
         start = time.monotonic()
-        send(self.ctl, msg, [p[1] for p in pipes] + file_fds)
+        send(self.ctl, msg, [p[1] for p in pipes] + [stdin] + file_fds)
+        os.close(stdin)
         for p in pipes:
             os.close(p[1])
         for fd in file_fds:

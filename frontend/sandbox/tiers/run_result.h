@@ -30,6 +30,7 @@ struct run_result {
         bool never_started;             /* the sandbox did not come up: the program never ran */
         bool stop_signal;               /* it or its sandbox died of SIGTERM, SIGINT or SIGHUP,
                                          * which sbx never sends: maybe a job's stop, not a verdict */
+        bool output_limited;            /* stdout passed run_spec.stdout_limit_bytes: stopped */
 };
 void run_result_free(struct run_result *res);
 /* llama-eval's `Sandbox` summary: "ok", "timeout", else the last non-empty line of

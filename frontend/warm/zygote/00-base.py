@@ -183,10 +183,10 @@ def parse_run(msg, fds):
     r.fsize = _int(lim['fsize'], 0, big, 'fsize')
     r.nofile = _int(lim['nofile'], 3, 2 ** 31, 'nofile')
     r.tmpfs = _int(lim['tmpfs'], 4096, big, 'tmpfs')
-    if len(fds) != 3 + len(files):
-        raise ValueError('want %d fds (stdout, stderr, status, files), got %d' % (3 + len(files), len(fds)))
-    r.stdout_w, r.stderr_w, r.status_w = fds[:3]
-    r.file_fds = fds[3:]
+    if len(fds) != 4 + len(files):
+        raise ValueError('want %d fds (stdout, stderr, status, stdin, files), got %d' % (4 + len(files), len(fds)))
+    r.stdout_w, r.stderr_w, r.status_w, r.stdin_r = fds[:4]
+    r.file_fds = fds[4:]
     return r
 
 

@@ -112,7 +112,7 @@ def run_rlimits(r):
 
 # struct candidate_params (frontend/warm/zygote/candidate/candidate.h): keep in step.
 CANDIDATE_MAX_RLIMITS = 12
-CANDIDATE_FORMAT = '=6q4Qq%dq3q' % (3 * CANDIDATE_MAX_RLIMITS)     # RLIM_INFINITY is -1 here
+CANDIDATE_FORMAT = '=7q4Qq%dq3q' % (3 * CANDIDATE_MAX_RLIMITS)     # RLIM_INFINITY is -1 here
 CANDIDATE_FAILED_AT = struct.calcsize(CANDIDATE_FORMAT) - 24
 CANDIDATE_STEPS = (None, "join the run's namespaces", 'PR_SET_PDEATHSIG', 'setsid', "the run's stdio",
                    'close_range', "set the run's rlimits", "unshare the candidate's user namespace",
@@ -129,7 +129,7 @@ def candidate_params(r, p):
     nproc = bounded_rlimit(resource.RLIMIT_NPROC, r.nproc, r.nproc)[1]
     flat = [v for lim in lims for v in lim] + [0] * (3 * (CANDIDATE_MAX_RLIMITS - len(lims)))
     return ctypes.create_string_buffer(struct.pack(
-        CANDIDATE_FORMAT, p.b0_fd, r.stdout_w, r.stderr_w, p.info_w, _UID, _GID, nproc,
+        CANDIDATE_FORMAT, p.b0_fd, r.stdin_r, r.stdout_w, r.stderr_w, p.info_w, _UID, _GID, nproc,
         ctypes.addressof(r.cwd_buf), ctypes.addressof(_BPF_PROG), len(_BPF) // 8, len(lims), *flat, 0, 0, -1))
 
 

@@ -63,7 +63,7 @@ def run_sample(r):
         o['message'] = str(e)
     except OSError as e:
         o['message'] = 'set up the run: %s' % e
-    close_fds(r.stdout_w, r.stderr_w, *r.file_fds, p.info_w, p.end_r)
+    close_fds(r.stdout_w, r.stderr_w, r.stdin_r, *r.file_fds, p.info_w, p.end_r)
     end_run(p, deadline, timed_out)
     o['wall_s'] = _monotonic() - start
     setup_msg = read_lines(p, o)
@@ -350,6 +350,7 @@ def c_main(r, p, params):
         forgotten = forget_own_modules()    # noqa: F841 (kept alive)
     if 'random' in sys.modules:
         sys.modules['random'].seed()
+    fresh_stdin()
     sys.argv = ['-c'] + r.args
     sys.orig_argv = list(r.argv)
     main = type(sys)('__main__')
@@ -361,6 +362,21 @@ def c_main(r, p, params):
     code = run_source(r.source, main.__dict__)
     stamp('c_sample')
     return finish(code)
+
+
+def fresh_stdin():
+    """sys.stdin as `python -c` makes it at its start (CPython's
+    create_stdio) for fd 0 as it is now, the run's stdin: the zygote's was
+    made on its control socket (not seekable, a socket's buffer size)."""
+    old = sys.stdin
+    if old is None:
+        return
+    io = sys.modules['io']
+    buf = io.open(0, 'rb', -1, None, None, None, False)
+    buf.raw.name = '<stdin>'
+    stream = io.TextIOWrapper(buf, old.encoding, old.errors, '\n', os.isatty(0), False)
+    stream.mode = 'r'
+    sys.stdin = sys.__stdin__ = stream
 
 
 def report_setup_error(info_w, e):

@@ -1,7 +1,7 @@
 /* The warm candidate's confinement, in the order and with the values of a
  * cold candidate's (docs/warm.md, "Who runs what"): the run's namespaces
- * (setns through B0), setsid, stdio the run's pipes with everything else
- * closed, the rlimits, a user namespace of its own where the caller's ids
+ * (setns through B0), setsid, stdio the run's (its stdin file, or
+ * /dev/null, and its pipes) with everything else closed, the rlimits, a user namespace of its own where the caller's ids
  * map to themselves and RLIMIT_NPROC counts the sample alone, every
  * capability dropped and read back, the workdir, no_new_privs, the cold
  * seccomp filter, dumpable as after exec. Returns 0, or -1 with the failed
@@ -90,12 +90,11 @@ static long own_user_namespace(struct candidate_params *p)
         return 0;
 }
 
+/* The zygote's fds are all above 2 (its own 0-2 are taken): none of the
+ * run's is overwritten before it is moved. */
 static long stdio_and_fds(struct candidate_params *p)
 {
-        long null = sys6(__NR_openat, AT_FDCWD_, (long)"/dev/null", O_RDONLY | O_CLOEXEC, 0, 0, 0);
-
-        STEP(p, CANDIDATE_STDIO, null);
-        STEP(p, CANDIDATE_STDIO, sys3(__NR_dup3, null, 0, 0));
+        STEP(p, CANDIDATE_STDIO, sys3(__NR_dup3, p->stdin_fd, 0, 0));
         STEP(p, CANDIDATE_STDIO, sys3(__NR_dup3, p->stdout_fd, 1, 0));
         STEP(p, CANDIDATE_STDIO, sys3(__NR_dup3, p->stderr_fd, 2, 0));
         STEP(p, CANDIDATE_STDIO, sys3(__NR_dup3, p->info_fd, 3, O_CLOEXEC));

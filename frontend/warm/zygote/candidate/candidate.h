@@ -19,7 +19,7 @@ struct candidate_rlimit {
 
 struct candidate_params {
         int64_t b0_pidfd;               /* the run's namespaces, through B0 */
-        int64_t stdout_fd, stderr_fd, info_fd;
+        int64_t stdin_fd, stdout_fd, stderr_fd, info_fd;
         int64_t uid, gid;               /* the caller's, mapped to themselves in C's user namespace */
         uint64_t nproc;
         uint64_t cwd;                   /* char *, NUL-terminated */
