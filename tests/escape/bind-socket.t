@@ -37,6 +37,8 @@ except OSError as e:
 EOF2
 chmod 0644 "$D/reach.py"
 as_user "$HOST_PY" "$D/reach.py" > /dev/null
+# The listener writes its line after the client has gone: wait for it.
+for _ in $(seq 50); do [ -s "$log" ] && break; sleep 0.1; done
 is "control: the listener counts a connection from the host" "$(cat "$log" 2>/dev/null)" connected
 : > "$log"
 
