@@ -46,6 +46,17 @@ static void run_limits(const struct run_spec *spec, int64_t *timeout_ms, int64_t
         *cpu_s = cpu_under_caller(lim.cpu_s);
 }
 
+/* The run's address-space limit: the spec's where it is below the
+ * session's, else the session's (-1: none). */
+static long long run_memory(const struct sandbox *sb, const struct run_spec *spec)
+{
+        long long session = sb->opts.memory_bytes;
+
+        if (spec->memory_bytes > 0 && (session < 0 || spec->memory_bytes < session))
+                return spec->memory_bytes;
+        return session;
+}
+
 /* A run not yet started: no fds, no pid, its limits and output caps set. */
 static struct sbx_run *run_new(struct sandbox *sb, const struct tier_ops *t,
                                const struct run_spec *spec)
@@ -65,6 +76,7 @@ static struct sbx_run *run_new(struct sandbox *sb, const struct tier_ops *t,
         r->stdout_limit = spec->stdout_limit_bytes > 0 ? spec->stdout_limit_bytes : 0;
         r->workdir = strdup(spec->workdir);
         run_limits(spec, &r->timeout_ms, &r->cpu_limit_s);
+        r->memory_bytes = run_memory(sb, spec);
         output_capture_init(&r->out_cap, &r->res.out, sb->opts.max_output_bytes);
         output_capture_init(&r->err_cap, &r->res.err, sb->opts.max_output_bytes);
         return r;
@@ -155,7 +167,8 @@ int sandbox_print_argv(struct sandbox *sb, const struct run_spec *spec, FILE *fp
         int rc;
 
         run_limits(spec, &timeout, &cpu);
-        rc = sb->tier ? run_build_argv(sb, sb->tier, spec, timeout, cpu, &env, &argv) : -1;
+        rc = sb->tier ? run_build_argv(sb, sb->tier, spec, timeout, cpu, run_memory(sb, spec),
+                                          &env, &argv) : -1;
         for (size_t i = 0; rc == 0 && i < argv.len; i++)
                 fprintf(fp, "%s\n", argv.items[i]);
         strvec_free(&env);

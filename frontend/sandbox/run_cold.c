@@ -61,7 +61,7 @@ static int run_spawn(struct sbx_run *r, const struct strvec *argv,
         auto_fd st_w = st[1];
         struct proc_limits lim = {
                 .cpu_s = r->cpu_limit_s,
-                .as_bytes = sb->opts.memory_bytes,
+                .as_bytes = r->memory_bytes,
                 .fsize_bytes = sb->opts.fsize_bytes,
                 .nproc = r->tier->counts_nproc ? sb->nproc_limit : 0,
         };
@@ -96,7 +96,8 @@ static int run_spawn(struct sbx_run *r, const struct strvec *argv,
 
 int run_build_argv(struct sandbox *sb, const struct tier_ops *t,
                    const struct run_spec *spec, int64_t timeout_ms,
-                   int64_t cpu_limit_s, struct strvec *env, struct strvec *argv)
+                   int64_t cpu_limit_s, long long memory_bytes,
+                   struct strvec *env, struct strvec *argv)
 {
         struct run_params rp = {
                 .workdir = spec->workdir, .private_workdir = spec->private_workdir,
@@ -106,6 +107,8 @@ int run_build_argv(struct sandbox *sb, const struct tier_ops *t,
                 .argv = spec->argv,
         };
 
+        if (memory_bytes != sb->opts.memory_bytes)
+                rp.memory_bytes = memory_bytes; /* the prefix has the session's */
         if (env_build((const char *const *)sb->env.items, spec->workdir,
                       spec->env_extra, env) < 0)
                 return -1;
@@ -120,7 +123,7 @@ static int cold_start(struct sbx_run *r, const struct run_spec *spec, struct sbx
         int rc = -1;
 
         if (!r->workdir || run_build_argv(r->sb, t, spec, r->timeout_ms, r->cpu_limit_s,
-                                          &env, &argv) < 0) {
+                                          r->memory_bytes, &env, &argv) < 0) {
                 sbx_fail_oom(err, "building argv and env");
                 goto out;
         }

@@ -37,6 +37,7 @@ struct sbx_run {
         bool output_limited;
         char *workdir;
         int64_t timeout_ms, cpu_limit_s;
+        long long memory_bytes;         /* the run's: spec's or session's (-1: none) */
         int64_t start_ms, end_ms, deadline_ms;
         struct output_capture out_cap, err_cap;
         char status_buf[STATUS_MAX_BYTES + 1];  /* helper status JSON / bwrap json-status */
@@ -89,10 +90,12 @@ void run_check_output_limit(struct sbx_run *r);
  * at offset 0), so that no start's reads move the next one's. */
 int run_stdin_open(struct sbx_run *r, const struct run_spec *spec, struct sbx_err *err);
 /* run_cold.c: the env and argv a run of tier t would get (also for
- * --print-argv). */
+ * --print-argv), with the run's limits (memory_bytes: its address space,
+ * -1 none). */
 int run_build_argv(struct sandbox *sb, const struct tier_ops *t,
                    const struct run_spec *spec, int64_t timeout_ms,
-                   int64_t cpu_limit_s, struct strvec *env, struct strvec *argv);
+                   int64_t cpu_limit_s, long long memory_bytes,
+                   struct strvec *env, struct strvec *argv);
 /* run_finish.c: SIGKILL to the run's process group and its first process. */
 void run_kill_tree(struct sbx_run *r);
 /* run_warm.c: the spec a warm run was started with (copied), to run it

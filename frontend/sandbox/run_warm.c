@@ -92,7 +92,7 @@ static int pool_open(struct sandbox *sb, struct sbx_err *err)
                 .unavailable = why, .lifetime_ms = zp.lifetime_ms, .stdout_fd = sb->devnull_fd,
                 .tier = sb->tier->name, .python = sb->python, .sources = sb->opts.warm_sources,
                 .expect = sb->warm_expect,
-                .memory = sb->opts.memory_bytes, .fsize = sb->opts.fsize_bytes,
+                .fsize = sb->opts.fsize_bytes,
                 .nproc = deflt.nproc > 0 ? deflt.nproc : inherited_limit(RLIMIT_NPROC),
                 .nofile = deflt.nofile > 0 ? deflt.nofile : inherited_limit(RLIMIT_NOFILE),
                 .tmpfs = DEFAULT_WORKDIR_BYTES,
@@ -185,6 +185,7 @@ static int warm_start(struct sbx_run *r, const struct run_spec *spec, struct sbx
                 .private_workdir = spec->private_workdir, .files = st->spec.workdir_files,
                 .stdin_fd = r->stdin_fd,
                 .env = st->env.items, .timeout_ms = r->timeout_ms, .cpu_s = r->cpu_limit_s,
+                .memory = r->memory_bytes,
                 .outlive_ms = r->timeout_ms + r->tier->grace_ms,
         };
         rc = warm_run_start(sb->warm, &st->rq, &st->w, fds);

@@ -149,6 +149,10 @@ struct run_spec {
          * set; the file then holds the first stdout_limit_bytes. */
         int stdout_fd;
         int64_t stdout_limit_bytes;
+        /* This run's address-space limit: 0 = the session's; else this
+         * one where it is lower than the session's (a run never gets more
+         * than the session allows), cold and warm alike. */
+        long long memory_bytes;
 };
 
 /* A larger stdin is refused (the run is not started). */

@@ -131,6 +131,7 @@ static int start_program(struct server *S, struct job *j, struct sbx_err *err)
                 .workdir_files = files, .env_extra = (const char *const *)j->rq.env,
                 .timeout_ms = timeout_of(S, j), .cpu_limit_s = S->opts->cpu_limit_s,
                 .stdin_data = j->rq.stdin_text, .stdin_len = j->rq.stdin_len,
+                .memory_bytes = j->rq.memory_bytes,
         };
         return sbx_run_start(S->sb, &spec, &j->run, err);
 }
@@ -154,6 +155,7 @@ static int start_argv(struct server *S, struct job *j, struct sbx_err *err)
                 .env_extra = (const char *const *)j->rq.env,
                 .timeout_ms = timeout_of(S, j), .cpu_limit_s = S->opts->cpu_limit_s,
                 .stdin_data = j->rq.stdin_text, .stdin_len = j->rq.stdin_len,
+                .memory_bytes = j->rq.memory_bytes,
         };
         int rc = sbx_run_start(S->sb, &spec, &j->run, err);
         j->rq.argv[0] = saved;

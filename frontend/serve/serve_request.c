@@ -58,6 +58,21 @@ static int get_timeout(const cJSON *o, int64_t *ms, char *why, size_t why_len)
         return 0;
 }
 
+/* "memory": bytes of address space for this run (it may only lower the
+ * server's --memory, which the run engine sees to). */
+static int get_memory(const cJSON *o, long long *bytes, char *why, size_t why_len)
+{
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "memory");
+
+        if (!v || cJSON_IsNull(v))
+                return 0;
+        double b = cJSON_IsNumber(v) ? v->valuedouble : -1;
+        if (!isfinite(b) || b < 1 || b > (double)(1LL << 62) || b != floor(b))
+                return WHY("\"memory\" must be a whole number of bytes in [1, 2^62]");
+        *bytes = (long long)b;
+        return 0;
+}
+
 static int get_argv(const cJSON *o, char ***out, char *why, size_t why_len)
 {
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "argv");
@@ -190,7 +205,8 @@ static int parse_object(const cJSON *o, struct serve_request *rq, char *why, siz
                 return rc;
         }
         free(type);
-        if (get_timeout(o, &rq->timeout_ms, why, why_len) < 0)
+        if (get_timeout(o, &rq->timeout_ms, why, why_len) < 0 ||
+            (rq->type != SERVE_SUITE && get_memory(o, &rq->memory_bytes, why, why_len) < 0))
                 return -1;
         /* "stdin": the program's input (null or absent: /dev/null) */
         if (rq->type != SERVE_SUITE && !cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(o, "stdin")) &&

@@ -23,6 +23,7 @@ struct serve_request {
         enum serve_type type;
         cJSON *id;                      /* owned copy: a string or a number */
         int64_t timeout_ms;             /* 0 = the server's default */
+        long long memory_bytes;         /* run, run_argv: 0 = the server's --memory */
         char *code;                     /* run */
         size_t code_len;
         char **argv;                    /* run_argv, NULL-terminated */

@@ -29,8 +29,7 @@ struct warm_params {
         const char *python;             /* the session's: runs of `PYTHON -I -B -c` go warm */
         const char *const *sources;     /* trusted sources a zygote compiles once, or NULL */
         size_t expect;                  /* zygotes started together (warm_pool_expect) */
-        /* Every sample's limits besides its own timeout and cpu. */
-        long long memory;               /* -1: none */
+        /* Every sample's limits besides its own timeout, cpu and memory. */
         long long fsize, nproc, nofile, tmpfs;
         /* The admin's ceilings (0: none): a run above them runs cold, where
          * the helper refuses it as it refuses any. */
@@ -60,6 +59,7 @@ struct warm_request {
         int stdin_fd;                   /* the run's stdin (a sealed file), -1: /dev/null */
         char *const *env;               /* the run's, in order (a later NAME wins) */
         int64_t timeout_ms, cpu_s;
+        long long memory;               /* its address space: -1 none */
         int64_t outlive_ms;             /* how long its zygote must live yet */
 };
 

@@ -40,10 +40,10 @@ static cJSON *limits_json(const struct warm_params *wp, const struct warm_reques
 
         cJSON_AddNumberToObject(l, "timeout_ms", (double)rq->timeout_ms);
         cJSON_AddNumberToObject(l, "cpu_s", (double)rq->cpu_s);
-        if (wp->memory < 0)
+        if (rq->memory < 0)
                 cJSON_AddNullToObject(l, "memory");
         else
-                cJSON_AddNumberToObject(l, "memory", (double)wp->memory);
+                cJSON_AddNumberToObject(l, "memory", (double)rq->memory);
         cJSON_AddNumberToObject(l, "fsize", (double)wp->fsize);
         cJSON_AddNumberToObject(l, "nproc", (double)wp->nproc);
         cJSON_AddNumberToObject(l, "nofile", (double)wp->nofile);

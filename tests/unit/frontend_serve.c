@@ -38,12 +38,13 @@ static void run_request_is_parsed(void **state)
         cJSON *id;
 
         assert_int_equal(parse("{\"id\":7,\"type\":\"run\",\"code\":\"print(1)\\n\","
-                               "\"timeout\":2.5,\"env\":{\"A\":\"b c\"}}", &rq, &id), 0);
+                               "\"timeout\":2.5,\"env\":{\"A\":\"b c\"},\"memory\":1048576}", &rq, &id), 0);
         assert_int_equal(rq.type, SERVE_RUN);
         assert_int_equal((int)rq.id->valuedouble, 7);
         assert_string_equal(rq.code, "print(1)\n");
         assert_int_equal(rq.code_len, 9);
         assert_int_equal(rq.timeout_ms, 2500);
+        assert_int_equal(rq.memory_bytes, 1048576);
         assert_string_equal(rq.env[0], "A=b c");
         assert_null(rq.env[1]);
         serve_request_free(&rq);
@@ -88,6 +89,7 @@ static void run_argv_request_is_parsed(void **state)
         assert_null(rq.argv[3]);
         assert_string_equal(rq.workdir, "/tmp");
         assert_int_equal(rq.timeout_ms, 0);
+        assert_int_equal(rq.memory_bytes, 0);
         serve_request_free(&rq);
 }
 
@@ -141,6 +143,10 @@ static void missing_or_mistyped_fields_are_refused(void **state)
         refused("{\"id\":1,\"type\":\"run\",\"code\":\"x\",\"timeout\":1e300}", "\"timeout\"", true);
         refused("{\"id\":1,\"type\":\"run\",\"code\":\"x\",\"timeout\":\"5\"}", "\"timeout\"", true);
         refused("{\"id\":1,\"type\":\"run\",\"code\":\"x\",\"env\":[\"A=1\"]}", "\"env\"", true);
+        refused("{\"id\":1,\"type\":\"run\",\"code\":\"x\",\"memory\":0}", "\"memory\"", true);
+        refused("{\"id\":1,\"type\":\"run\",\"code\":\"x\",\"memory\":1.5}", "\"memory\"", true);
+        refused("{\"id\":1,\"type\":\"run\",\"code\":\"x\",\"memory\":\"1G\"}", "\"memory\"", true);
+        refused("{\"id\":1,\"type\":\"run\",\"code\":\"x\",\"memory\":1e300}", "\"memory\"", true);
         refused("{\"id\":1,\"type\":\"run\",\"code\":\"x\",\"env\":{\"A=B\":\"1\"}}",
                 "not a variable name", true);
         refused("{\"id\":1,\"type\":\"run\",\"code\":\"x\",\"env\":{\"A\":1}}",

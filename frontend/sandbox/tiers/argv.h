@@ -61,6 +61,9 @@ struct run_params {
         long long timeout_ms;
         long long cpu_s;
         long long tmpfs_bytes;
+        /* helper only: this run's --memory, after the prefix's (the
+         * session's), which it replaces; 0: the prefix's */
+        long long memory_bytes;
         char *const *env;               /* helper only: passed as --env */
         char *const *argv;
 };

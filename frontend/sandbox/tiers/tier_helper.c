@@ -35,6 +35,8 @@ int helper_run(const struct run_params *rp, struct strvec *v)
         rc |= strvec_pushf(v, "%lld.%03lld", rp->timeout_ms / 1000,
                            rp->timeout_ms % 1000);
         rc |= argv_push_num(v, "--cpu", rp->cpu_s);
+        if (rp->memory_bytes > 0)
+                rc |= argv_push_num(v, "--memory", rp->memory_bytes);
         if (rp->private_workdir) {
                 rc |= strvec_extend(v, (const char *[]){ "--private-workdir",
                                                          rp->workdir, NULL });
