@@ -104,7 +104,7 @@ void run_reset_output(struct sbx_run *r)
 }
 
 /* The program is stopped as its backend stops it (cold: its tree killed;
- * warm: its zygote ended), not by a closed pipe it might ignore; what it
+ * warm: its zygote told to kill it), not by a closed pipe it might ignore; what it
  * wrote past the limit is drained and dropped. */
 void run_check_output_limit(struct sbx_run *r)
 {

@@ -21,6 +21,7 @@
 #define ZYGOTE_NPROC_EXTRA  8           /* the zygote's two, B0, B1 and C count too */
 #define ZYGOTE_MEMORY_EXTRA (64LL << 20) /* room for a sample's RLIMIT_AS (docs/warm.md) */
 #define WARM_GRACE_MS       3000        /* the zygote's own clock ends the run first */
+#define WARM_KILL_MS        2000        /* for a killed run's zygote to end it, else it is ended */
 
 /* What a warm run needs again when its zygote dies, or to run cold: the
  * spec, copied, and the request the pool borrows. */
@@ -30,6 +31,7 @@ struct run_warm {
         char *workdir;
         struct warm_request rq;
         struct warm_run *w;
+        bool kill_sent;                 /* its zygote was asked to kill it */
 };
 
 /* How long a zygote may live and what it may use: the helper's ceilings
@@ -242,9 +244,23 @@ static enum run_step warm_step(struct sbx_run *r)
         return RUN_STEP_ENDED;
 }
 
+/* Never waits: the run's zygote is asked to kill it (the run ends when
+ * the zygote's status line says so, and the zygote serves on); when it
+ * cannot be asked, or does not end the run within WARM_KILL_MS (warm_step
+ * at the deadline), the zygote is ended, its tier's process reaped later. */
 static void warm_kill(struct sbx_run *r)
 {
-        warm_run_kill(r->warm->w);
+        struct run_warm *st = r->warm;
+
+        if (!st->kill_sent && warm_run_cancel(st->w) == 0) {
+                int64_t by = sbx_now_ms() + WARM_KILL_MS;
+                st->kill_sent = true;
+                if (by < r->deadline_ms)
+                        r->deadline_ms = by;
+                sbx_trace("kill sent to the zygote");
+                return;
+        }
+        warm_run_kill(st->w);
 }
 
 const struct run_backend warm_backend = {

@@ -68,13 +68,27 @@ void warm_go_cold(struct warm_pool *p, bool for_good, const char *why)
         p->off |= for_good;
 }
 
+static int pool_add_ending(struct warm_pool *p, pid_t pid)
+{
+        if (p->n_ending == p->cap_ending) {
+                size_t cap = p->cap_ending ? 2 * p->cap_ending : 8;
+                pid_t *grown = realloc(p->ending, cap * sizeof(*grown));
+                if (!grown)
+                        return -1;
+                p->ending = grown;
+                p->cap_ending = cap;
+        }
+        p->ending[p->n_ending++] = pid;
+        return 0;
+}
+
 /* The zygote itself is killed (with it every run of its pid namespace),
- * then the tier's process, which ends with it, is reaped within
- * ZYGOTE_END_MS: in the helper tier that process is the root-owned helper,
- * which our kill cannot reach (EPERM), and a zygote stuck under a run
- * would otherwise hold sbx-run for its whole life (max_zygote_life). One
- * that does not end is left to the orphan sweep. */
-void warm_zygote_end(struct zygote *z)
+ * then the tier's process, which ends with it, is reaped when it has
+ * ended: now, or later (warm_pool_reap). In the helper tier that process
+ * is the root-owned helper, which our kill cannot reach (EPERM) and which
+ * takes its time to end after its zygote: waiting for it here would hold
+ * every other run of the session (a server's clients) meanwhile. */
+void warm_zygote_end(struct warm_pool *p, struct zygote *z)
 {
         if (z->pid <= 0)
                 return;
@@ -84,10 +98,36 @@ void warm_zygote_end(struct zygote *z)
                 close(z->pidfd);
         }
         kill(z->pid, SIGKILL);
-        if (proc_reap_within(z->pid, ZYGOTE_END_MS) < 0)
+        if (waitpid(z->pid, NULL, WNOHANG) != z->pid && pool_add_ending(p, z->pid) < 0 &&
+            proc_reap_within(z->pid, ZYGOTE_END_MS) < 0)
                 sbx_trace("zygote's tier process left to the sweep");
         z->pid = z->pidfd = -1;
         z->busy = z->starting = false;
+}
+
+void warm_pool_reap(struct warm_pool *p)
+{
+        for (size_t i = 0; p && i < p->n_ending;) {
+                pid_t w = waitpid(p->ending[i], NULL, WNOHANG);
+                if (w == p->ending[i] || (w < 0 && errno == ECHILD))
+                        p->ending[i] = p->ending[--p->n_ending];
+                else
+                        i++;
+        }
+}
+
+/* At the pool's end: the ended zygotes' tier processes, ZYGOTE_END_MS
+ * for them all; one that does not end is left to the orphan sweep. */
+static void pool_reap_ending(struct warm_pool *p)
+{
+        int64_t until = sbx_now_ms() + ZYGOTE_END_MS;
+
+        for (size_t i = 0; i < p->n_ending; i++) {
+                int64_t left = until - sbx_now_ms();
+                if (proc_reap_within(p->ending[i], left > 0 ? (int)left : 0) < 0)
+                        sbx_trace("zygote's tier process left to the sweep");
+        }
+        p->n_ending = 0;
 }
 
 /* Spawns a zygote into slot z; zygote_ready then waits for it. */
@@ -132,7 +172,7 @@ static int zygote_ready(struct warm_pool *p, struct zygote *z, char *why, size_t
         if (!warm_wait_ready(z->ctl, &z->pidfd) || warm_send_init(z->ctl, p->wp.sources) < 0) {
                 snprintf(why, whylen, "the zygote did not start in tier %s (its stderr says why)",
                          p->wp.tier);
-                warm_zygote_end(z);
+                warm_zygote_end(p, z);
                 return -1;
         }
         sbx_trace("zygote ready");
@@ -177,6 +217,7 @@ struct zygote *warm_zygote_for(struct warm_pool *p, int64_t run_ms, char *why, s
         int64_t now = sbx_now_ms();
         size_t free_slot = SIZE_MAX;
 
+        warm_pool_reap(p);
         if (pool_reserve(p, p->expect) < 0) {
                 snprintf(why, whylen, "out of memory");
                 return NULL;
@@ -184,7 +225,7 @@ struct zygote *warm_zygote_for(struct warm_pool *p, int64_t run_ms, char *why, s
         for (size_t i = 0; i < p->n; i++) {
                 struct zygote *z = &p->z[i];
                 if (z->pid > 0 && !z->busy && z->expires_ms < now + run_ms)
-                        warm_zygote_end(z);     /* too old for this run */
+                        warm_zygote_end(p, z);  /* too old for this run */
                 if (z->pid > 0 && !z->busy)
                         return z->starting && zygote_ready(p, z, why, whylen) < 0 ? NULL : z;
                 if (z->pid <= 0 && free_slot == SIZE_MAX)
@@ -210,6 +251,8 @@ void warm_pool_pids(const struct warm_pool *p, pid_t *keep, size_t *n, size_t ma
         for (size_t i = 0; p && i < p->n && *n < max; i++)
                 if (p->z[i].pid > 0)
                         keep[(*n)++] = p->z[i].pid;
+        for (size_t i = 0; p && i < p->n_ending && *n < max; i++)
+                keep[(*n)++] = p->ending[i];
 }
 
 void warm_pool_close(struct warm_pool *p)
@@ -217,7 +260,9 @@ void warm_pool_close(struct warm_pool *p)
         if (!p)
                 return;
         for (size_t i = 0; i < p->n; i++)
-                warm_zygote_end(&p->z[i]);
+                warm_zygote_end(p, &p->z[i]);
+        pool_reap_ending(p);
+        free(p->ending);
         free(p->z);
         strvec_free(&p->argv);
         strvec_free(&p->env);

@@ -78,7 +78,13 @@ int warm_run_again(struct warm_run *w, int fds[3]);
  * sample here (a host that refuses its mounts); warm runs are given up for
  * the session, and this one is to run cold. */
 void warm_run_fail_setup(struct warm_run *w, const char *status_line);
-/* Ends the run's zygote (a deadline passed, a stop, or it retires). */
+/* Asks the run's zygote to kill the run (a kill message, sent without
+ * waiting): the run ends soon after, its status line says it was killed,
+ * and the zygote serves on. -1 when it could not be sent (warm_run_kill
+ * then). */
+int warm_run_cancel(struct warm_run *w);
+/* Ends the run's zygote (a deadline passed, a stop, or it retires), never
+ * waiting for its tier's process. */
 void warm_run_kill(struct warm_run *w);
 /* The run is over: its zygote serves the next one. */
 void warm_run_release(struct warm_run *w);

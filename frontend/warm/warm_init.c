@@ -37,6 +37,13 @@ int warm_send_msg(int fd, const char *text, const int *fds, size_t nfds)
         return sendmsg(fd, &msg, MSG_NOSIGNAL) == (ssize_t)iov.iov_len ? 0 : -1;
 }
 
+int warm_send_msg_nowait(int fd, const char *text)
+{
+        size_t len = strlen(text);
+
+        return send(fd, text, len, MSG_NOSIGNAL | MSG_DONTWAIT) == (ssize_t)len ? 0 : -1;
+}
+
 /* {"op":"init","sources":[...]}: sbx's own drivers, which the zygote
  * compiles once instead of each sample compiling its -c SOURCE again. */
 static char *init_json(const char *const *sources)

@@ -13,6 +13,9 @@
 
 /* One SOCK_SEQPACKET message and its fds (SCM_RIGHTS): 0, or -1 (errno). */
 int warm_send_msg(int fd, const char *text, const int *fds, size_t nfds);
+/* A message without fds that never waits for room in the socket (a
+ * kill): 0, or -1 (errno; EAGAIN when the zygote has not read enough). */
+int warm_send_msg_nowait(int fd, const char *text);
 /* The init message, with the trusted sources (NULL-terminated, or NULL)
  * the zygote compiles once: 0, or -1. */
 int warm_send_init(int ctl, const char *const *sources);

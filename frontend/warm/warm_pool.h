@@ -28,6 +28,11 @@ struct warm_pool {
         size_t n;
         size_t expect;          /* zygotes started together (warm_pool_expect) */
         bool off;               /* warm runs given up for the session */
+        /* The tier processes of ended zygotes, not yet reaped: ending one
+         * never waits (in the helper tier that process is root's, which our
+         * kill cannot reach; it ends after its zygote, in its own time). */
+        pid_t *ending;
+        size_t n_ending, cap_ending;
         size_t warm, cold;
         char cold_why[512];
 };
@@ -38,7 +43,10 @@ void warm_go_cold(struct warm_pool *p, bool for_good, const char *why);
 /* A free zygote that lives run_ms yet, started when there is none; NULL
  * with why. */
 struct zygote *warm_zygote_for(struct warm_pool *p, int64_t run_ms, char *why, size_t whylen);
-/* Kills the zygote and reaps it; its slot is free. */
-void warm_zygote_end(struct zygote *z);
+/* Kills the zygote; its slot is free at once, its tier's process reaped
+ * later (warm_pool_reap), never waited for here. */
+void warm_zygote_end(struct warm_pool *p, struct zygote *z);
+/* Reaps the ended zygotes' tier processes that have ended (WNOHANG). */
+void warm_pool_reap(struct warm_pool *p);
 
 #endif

@@ -23,6 +23,7 @@ struct warm_run {
         const struct warm_request *rq;  /* borrowed from the engine */
         int zygote;                     /* its slot in the pool, -1: none */
         int tries;
+        unsigned long long id;          /* its run message's, for a kill */
 };
 
 static size_t count_strs(const char *const *v)
@@ -68,16 +69,16 @@ static cJSON *env_json(char *const *env)
         return a;
 }
 
-static char *request_json(const struct warm_params *wp, const struct warm_request *rq)
+static char *request_json(const struct warm_params *wp, const struct warm_request *rq,
+                          unsigned long long id)
 {
-        static unsigned long long seq;
         cJSON *j = cJSON_CreateObject(), *files = cJSON_CreateArray();
         char *text = NULL;
 
         if (!j || !files)
                 goto out;
         cJSON_AddStringToObject(j, "op", "run");
-        cJSON_AddNumberToObject(j, "id", (double)++seq);
+        cJSON_AddNumberToObject(j, "id", (double)id);
         cJSON_AddItemToObject(j, "argv", cJSON_CreateStringArray((const char *const *)rq->argv,
                                                                   (int)count_strs((const char *const *)rq->argv)));
         cJSON_AddStringToObject(j, "cwd", rq->workdir);
@@ -164,8 +165,9 @@ out:
 /* One try on a zygote: 1 sent, 0 not (why set). */
 static int try_send(struct warm_run *w, int fds[3], char *why, size_t whylen)
 {
+        static unsigned long long seq;
         struct warm_pool *p = w->pool;
-        char *text = request_json(&p->wp, w->rq);
+        char *text = request_json(&p->wp, w->rq, w->id = ++seq);
         struct zygote *z = text ? warm_zygote_for(p, w->rq->outlive_ms, why, whylen) : NULL;
         int rc = 0;
 
@@ -177,7 +179,7 @@ static int try_send(struct warm_run *w, int fds[3], char *why, size_t whylen)
                 rc = 1;
         } else if (z) {
                 snprintf(why, whylen, "sending the run to the zygote: %s", strerror(errno));
-                warm_zygote_end(z);     /* dead, or a message it cannot take */
+                warm_zygote_end(p, z);  /* dead, or a message it cannot take */
         }
         free(text);
         return rc;
@@ -232,7 +234,7 @@ int warm_run_again(struct warm_run *w, int fds[3])
         struct warm_pool *p = w->pool;
 
         if (w->zygote >= 0)
-                warm_zygote_end(&p->z[w->zygote]);
+                warm_zygote_end(p, &p->z[w->zygote]);
         w->zygote = -1;
         p->warm--;
         if (++w->tries >= WARM_MAX_TRIES) {
@@ -262,8 +264,18 @@ void warm_run_fail_setup(struct warm_run *w, const char *status_line)
 void warm_run_kill(struct warm_run *w)
 {
         if (w->zygote >= 0)
-                warm_zygote_end(&w->pool->z[w->zygote]);
+                warm_zygote_end(w->pool, &w->pool->z[w->zygote]);
         w->zygote = -1;
+}
+
+int warm_run_cancel(struct warm_run *w)
+{
+        char text[64];
+
+        if (w->zygote < 0)
+                return -1;
+        snprintf(text, sizeof(text), "{\"op\":\"kill\",\"id\":%llu}", w->id);
+        return warm_send_msg_nowait(w->pool->z[w->zygote].ctl, text);
 }
 
 void warm_run_release(struct warm_run *w)

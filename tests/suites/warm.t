@@ -360,4 +360,32 @@ diag "cold: RLIMIT_AS, VmSize, headroom MiB: $cold_room; warm: $warm_room"
 check "the warm sample's address-space headroom under --memory is the cold one's, within 1 MiB" \
         "$HOST_PY" -c 'import sys; c, w = (int(a.split()[2]) for a in sys.argv[1:]); sys.exit(abs(c - w) > 1 or c < 200)' \
         "$cold_room" "$warm_room"
+
+# A stop kills each warm run through its zygote, without waiting: sbx-run
+# sends the zygote a kill message for the run (trace "kill sent to the
+# zygote"), the run ends at once, and nothing is left. Two samples that
+# sleep 60 s, -j2, SIGTERM once both are in flight.
+S=$D/stop
+mkdir -p "$S" && echo '{"task_id": "s/0"}' > "$S/problems.jsonl"
+echo '{"problems": "problems.jsonl", "timeout": 20, "template": "{completion}\n"}' > "$S/suite.json"
+for i in 1 2; do echo '{"task_id": "s/0", "completion": "import time\ntime.sleep(60)\n"}'; done > "$S/samples.jsonl"
+chown -R "$SBX_TEST_USER:" "$S"
+as_user env SBX_HELPER="$SBX_HELPER" SBX_TRACE=1 timeout -k 5 300 "$SBX_RUN" --tier helper --no-progress \
+        --suite "$S/suite.json" --samples "$S/samples.jsonl" --out "$S/out.jsonl" -j2 \
+        > "$S/out" 2> "$S/err" &
+bg=$!
+for _ in $(seq 1 300); do
+        [ "$(grep -c 'sent to a zygote' "$S/err")" -ge 2 ] && break
+        sleep 0.1
+done
+sleep 0.5
+top=$(pgrep -u "$SBX_TEST_USER" -f -- "--out $S/out.jsonl" | head -n1)
+t0=$(date +%s)
+[ -n "$top" ] && kill -TERM "$top"
+rc=0; wait "$bg" || rc=$?
+is "a stopped warm suite exits 143" "$rc" 143
+is "each of its two runs was killed by a message to its zygote" "$(grep -c 'kill sent to the zygote' "$S/err")" 2 ||
+        diag "$(grep -v 'trace' "$S/err" | tail -5)"
+check "it ended long before the samples' 60 s ($(( $(date +%s) - t0 )) s)" test $(( $(date +%s) - t0 )) -lt 30
+check "nothing of the suite is left" test -z "$(pgrep -u "$SBX_TEST_USER" -f 'sbx-run|sbx-run-init|python3 -I -B -c')"
 done_testing

@@ -165,6 +165,22 @@ r = run('import os, signal; os.kill(os.getpid(), signal.SIGSEGV)')
 ok(r['st'] == 'signaled' and r['status']['signal'] == 11, 'a SIGSEGV gives "signaled" 11', r['status_raw'])
 r = run('import os, signal, time\nfor s in (9, 15, 2):\n try: os.kill(1, s)\n except OSError as e: print(e)\ntime.sleep(0.2); print("alive")')
 ok(r['st'] == 'exited' and r['stdout'].strip().endswith('alive') and r['status']['exit_code'] == 0, 'signals to the run\'s init (pid 1) do not end the run', r)
+# A kill message ends the run at once (the zygote reads its control socket
+# while a run is in flight), and the zygote serves the next one: sbx-run
+# never waits for a run it kills. A kill that comes before the sample has
+# started, and a stale one (its run over), are handled too.
+t0 = time.monotonic()
+r = run('import time\nprint("started", flush=True)\ntime.sleep(60)', kill_after_s=0.5,
+        limits=dict(LIM, timeout_ms=30000))
+ok(r['st'] == 'signaled' and r['status']['signal'] == 9 and r['stdout'] == 'started\n' and
+   time.monotonic() - t0 < 10, 'a kill message ends a sleeping run at once: "signaled" 9', r)
+r = run('import time; time.sleep(60)', kill_after_s=0, limits=dict(LIM, timeout_ms=30000))
+ok(r['st'] in ('signaled', 'setup-error') and r['wall_s'] < 10, 'a kill sent with the run ends it before or as it starts', r)
+r = run('print("next")', kill_after_s=0.5, kill_id=1)
+ok(r['st'] == 'exited' and r['stdout'] == 'next\n', 'a stale kill (another run\'s) does not end the run in flight', r)
+z.run({'raw': json.dumps({'op': 'kill', 'id': 2})})
+r = run('print("after")')
+ok(r['st'] == 'exited' and r['stdout'] == 'after\n', 'a kill between runs is dropped; the zygote runs the next sample', r)
 # The zygote keeps the launcher's capabilities (--keep-caps: ambient), but
 # none ambient: sbx-run-init, exec'd by it as the caller's uid, gets none.
 try:

@@ -11,8 +11,10 @@ those names beside the zygote's source), then runs samples one at a time.
 Each input line is a JSON object: {"code": SOURCE, "args": [...],
 "files": {NAME: TEXT}, "env": [...], "cwd": DIR, "limits": {...}, "stdin":
 TEXT} (all but code optional; stdin is sent as a sealed memfd, else
-/dev/null is), or {"raw": TEXT, "fds": N} to send a message as is (with N
-fds of /dev/null). Each run prints one JSON line: stdout, stderr, status
+/dev/null is; "kill_after_s": S sends the run's kill message S seconds
+after the run, "kill_id": N kills run N instead, a stale one), or
+{"raw": TEXT, "fds": N} to send a message as is (with N fds of
+/dev/null). Each run prints one JSON line: stdout, stderr, status
 (the parsed status line, or null), status_raw, wall_s (as the client
 measured it). At the end, one line {"zygote_stderr": ..., "zygote_exit": N}.
 """
@@ -118,6 +120,9 @@ class Zygote:
             os.close(p[1])
         for fd in file_fds:
             os.close(fd)
+        if 'kill_after_s' in spec:
+            time.sleep(spec['kill_after_s'])
+            send(self.ctl, {'op': 'kill', 'id': spec.get('kill_id', self.n)}, [])
         got = drain([p[0] for p in pipes], start + limits['timeout_ms'] / 1000.0 + 30)
         wall = time.monotonic() - start
         out, err, st = (got[p[0]] for p in pipes)

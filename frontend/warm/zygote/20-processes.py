@@ -33,6 +33,7 @@ class RunProcs:
         self.data = b''
         self.c_status = self.c_ru = self.b0_ru = None
         self.timed_out = False
+        self.killed = False     # sbx-run's kill message (or its hang-up) ended it
 
 
 def run_sample(r):
@@ -41,13 +42,16 @@ def run_sample(r):
     enforces the wall clock, reaps C, hangs up on B1 (which then kills and
     reaps the rest and says what they cost), writes the status line, then
     reaps B0 (the namespaces' teardown off sbx-run's path); every fd of the
-    run closed on return; the zygote retires after it past _RETIRE_AT."""
+    run closed on return; the zygote retires after it past _RETIRE_AT. Until
+    the status line, a kill message for the run (sbx-run's, never waited
+    for) ends it as the wall clock would (wait_lines)."""
     global _RETIRING
     start = _monotonic()
     deadline = start + r.timeout_ms / 1000.0
     o = {'status': 'setup-error', 'exit_code': 0, 'signal': 0, 'wall_s': 0.0, 'cpu_s': 0.0,
          'max_rss_kb': 0, 'nproc_mode': 'none', 'message': ''}
     p = RunProcs()
+    p.run_id = r.id
     timed_out = False       # at the wall clock before C ended (end_run may find it so after)
     reap_strays()
     try:
@@ -70,6 +74,8 @@ def run_sample(r):
     if setup_msg is None and o['message']:
         setup_msg = o['message']
     classify(r, p.timed_out, o, p.c_status, setup_msg)
+    if p.killed and o['status'] == 'timeout':
+        o['status'], o['message'] = 'signaled', 'killed: sbx-run asked'
     line = status_line(o)
     _RETIRING = _RETIRE_AT is not None and sum(os.times()[:2]) >= _RETIRE_AT
     if _RETIRING:
@@ -160,15 +166,22 @@ def has_line(data, kinds):
 
 def wait_lines(p, pidfd, deadline, kinds):
     """Until a line of one of kinds, the process behind pidfd ending, or
-    the wall clock: True for the last. Every line gathered in p.data."""
+    the wall clock or a kill message for the run (p.killed): True for the
+    last two. Every line gathered in p.data."""
     poller = select.poll()
     poller.register(pidfd, select.POLLIN)
     poller.register(p.info_r, select.POLLIN)
+    poller.register(_CTL.fileno(), select.POLLIN)
     while True:
         left = deadline - _monotonic()
-        if left <= 0:
+        if left <= 0 or p.killed:
             return True
         for fd, _ in poller.poll(max(1, int(left * 1000 + 0.999))):
+            if fd == _CTL.fileno():
+                p.killed = control_during_run(p.run_id)
+                if _CTL_CLOSED:
+                    poller.unregister(fd)
+                continue
             if fd == pidfd:
                 return False
             chunk = os.read(p.info_r, 65536)

@@ -103,6 +103,8 @@ def handle(data, fds):
             _BPF, _BPF_PROG, _COMPILED = bpf, ctypes.create_string_buffer(bpf, len(bpf)), compiled
             fds.pop(1)                  # kept: B is spawned from it
             return
+        if op == 'kill':
+            return                  # its run was over when it came
         if op != 'run':
             raise ValueError('unknown op %r' % (op,))
         if _BPF is None:
@@ -113,6 +115,35 @@ def handle(data, fds):
         return
     fds.clear()                     # run_sample's to close
     run_sample(r)
+
+
+def control_during_run(run_id):
+    """A message that came while run run_id is in flight (run_sample reads
+    the control socket with the run's pidfds): True when it ends the run,
+    a kill for it ({"op":"kill","id":N}: sbx-run never waits for the run
+    to end) or the socket's end (sbx-run is gone); a stale kill (its run
+    over) is dropped; anything else waits for the run's end (_PENDING)."""
+    global _CTL_CLOSED
+    try:
+        got = recv_message()
+    except ValueError as e:
+        diag('bad message skipped: %s' % e)
+        return False
+    except OSError as e:
+        diag('control socket: %s' % e)
+        got = None
+    if got is None:
+        _CTL_CLOSED = True
+        return True
+    data, fds = got
+    try:
+        msg = json.loads(data.decode('utf-8'))
+    except ValueError:
+        msg = None
+    if isinstance(msg, dict) and msg.get('op') == 'kill' and not fds:
+        return msg.get('id') == run_id
+    _PENDING.append(got)
+    return False
 
 
 def retire_at():
@@ -126,9 +157,9 @@ def retire_at():
 def serve():
     global _RETIRE_AT
     _RETIRE_AT = retire_at()
-    while True:
+    while not _CTL_CLOSED:
         try:
-            got = recv_message()
+            got = _PENDING.pop(0) if _PENDING else recv_message()
         except ValueError as e:
             diag('bad message skipped: %s' % e)
             continue
@@ -268,5 +299,7 @@ _FRESH_VM_PAGES = _BOOT_VM_PAGES
 _ENVIRON_DATA = None
 _RETIRE_AT = None
 _RETIRING = False
+_PENDING = []               # messages that came during a run, for after it
+_CTL_CLOSED = False         # sbx-run hung up during a run
 _BOOT_MODULE_COUNT = -1     # until main forgets its modules: C forgets them itself
 main()
