@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "driver.h"
 #include "output.h"
 #include "results.h"
 #include "sandbox.h"
@@ -137,6 +138,11 @@ struct file_program {
         bool on_host;           /* dir was made on the host (dst in it) */
         char *dir, *dst;        /* the workdir and the program's path in it */
         char *argv[5];
+        /* --warm: the trusted driver's plain mode runs it, the shape a
+         * zygote runs (with a suite sample's isolation), from a host
+         * workdir under the session's scratch root */
+        bool warm;
+        struct driver_argv plain;
 };
 
 static const char *const program_name = "program.py";
@@ -219,6 +225,11 @@ static int program_place(struct sandbox *sb, struct file_program *fp,
         }
         fp->argv[3] = fp->dst;
         spec->argv = fp->argv;
+        if (fp->warm) {
+                driver_argv_init(&fp->plain, fp->argv[0]);
+                driver_argv_plain(&fp->plain, fp->dst, false);
+                spec->argv = (char *const *)fp->plain.argv;
+        }
         spec->workdir = fp->dir;
         spec->workdir_data = !fp->on_host;
         spec->data_fd = fp->memfd;
@@ -284,7 +295,7 @@ static int run_file_once(struct sandbox *sb, struct cli_opts *opts, bool sole)
 {
         struct sbx_err err = { 0 };
         struct file_program fp = {
-                .src = opts->file, .sole = sole, .memfd = -1,
+                .src = opts->file, .sole = sole, .memfd = -1, .warm = opts->sb.warm,
                 .argv = { (char *)sandbox_python(sb), "-I", "-B", NULL, NULL },
         };
         const char *files[] = { program_name, NULL };
@@ -295,7 +306,7 @@ static int run_file_once(struct sandbox *sb, struct cli_opts *opts, bool sole)
         };
         int rc;
 
-        if ((sandbox_binds_data(sb) && program_to_memory(&fp, &err) < 0) ||
+        if ((!fp.warm && sandbox_binds_data(sb) && program_to_memory(&fp, &err) < 0) ||
             program_place(sb, &fp, &spec, &err) < 0) {
                 program_free(&fp);
                 return report_error(&err);

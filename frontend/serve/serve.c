@@ -18,27 +18,25 @@
 
 #include "results.h"
 #include "serve.h"
-#include "serve_suite.h"
+#include "serve_exec.h"
 #include "stop_signals.h"
 #include "util.h"
 
 #define READ_CHUNK        (1 << 20)
 #define PFDS_PER_JOB      8
 #define QUEUE_PER_SLOT    4       /* requests read ahead per -j slot */
-#define PROGRAM_NAME      "program.py"
 
 struct job {
         struct job *next;               /* FIFO while waiting */
-        struct serve_request rq;
-        struct sbx_run *run;
-        struct serve_suite *suite;
-        char *dir;                      /* run: the private workdir */
+        struct serve_request rq;        /* until it starts */
+        struct serve_job *job;          /* once it started (serve_exec.h) */
         size_t pfd_off, npfd;
 };
 
 struct server {
         struct serve_opts *opts;
         struct sandbox *sb;
+        struct serve_exec x;            /* what every job shares */
         int parallel, inflight;
         struct job **slots;
         struct job *head, *tail;
@@ -88,90 +86,9 @@ static void emit_error(struct server *S, const cJSON *id, const char *fmt, ...)
 
 static void job_free(struct job *j)
 {
-        if (j->dir)
-                sbx_rm_tree(j->dir);
-        free(j->dir);
-        if (j->suite)
-                serve_suite_free(j->suite);
+        serve_job_free(j->job);
         serve_request_free(&j->rq);
         free(j);
-}
-
-static int write_program(const char *path, const char *text, size_t len,
-                         struct sbx_err *err)
-{
-        auto_fd fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-
-        if (fd < 0 || sbx_write_all(fd, text, len) < 0)
-                return sbx_fail(err, errno, "%s", path);
-        return 0;
-}
-
-static int64_t timeout_of(const struct server *S, const struct job *j)
-{
-        if (j->rq.timeout_ms > 0)
-                return j->rq.timeout_ms;
-        return S->opts->timeout_ms > 0 ? S->opts->timeout_ms : DEFAULT_TIMEOUT_MS;
-}
-
-static int start_program(struct server *S, struct job *j, struct sbx_err *err)
-{
-        auto_free char *path = NULL;
-        static const char *const files[] = { PROGRAM_NAME, NULL };
-
-        if (!(j->dir = sandbox_mkdtemp(S->sb, err)))
-                return -1;
-        if (asprintf(&path, "%s/%s", j->dir, PROGRAM_NAME) < 0)
-                return sbx_fail_oom(err, "program path");
-        if (write_program(path, j->rq.code, j->rq.code_len, err) < 0)
-                return -1;
-        char *argv[] = { (char *)sandbox_python(S->sb), "-I", "-B", path, NULL };
-        struct run_spec spec = {
-                .argv = argv, .workdir = j->dir, .private_workdir = true,
-                .workdir_files = files, .env_extra = (const char *const *)j->rq.env,
-                .timeout_ms = timeout_of(S, j), .cpu_limit_s = S->opts->cpu_limit_s,
-                .stdin_data = j->rq.stdin_text, .stdin_len = j->rq.stdin_len,
-                .memory_bytes = j->rq.memory_bytes,
-        };
-        return sbx_run_start(S->sb, &spec, &j->run, err);
-}
-
-
-static int start_argv(struct server *S, struct job *j, struct sbx_err *err)
-{
-        auto_free char *workdir = realpath(j->rq.workdir, NULL);
-        auto_free char *arg0 = sandbox_resolve_argv0(S->sb, j->rq.argv[0]);
-        struct stat st;
-
-        if (!workdir || stat(workdir, &st) < 0 || !S_ISDIR(st.st_mode))
-                return sbx_fail(err, errno, "workdir %s: not a directory", j->rq.workdir);
-        if (!arg0)
-                return sbx_fail(err, 0, "%s: not found (give an absolute path, or a name in %s)",
-                                j->rq.argv[0], SANDBOX_PATH);
-        char *saved = j->rq.argv[0];
-        j->rq.argv[0] = arg0;
-        struct run_spec spec = {
-                .argv = j->rq.argv, .workdir = workdir, .private_workdir = false,
-                .env_extra = (const char *const *)j->rq.env,
-                .timeout_ms = timeout_of(S, j), .cpu_limit_s = S->opts->cpu_limit_s,
-                .stdin_data = j->rq.stdin_text, .stdin_len = j->rq.stdin_len,
-                .memory_bytes = j->rq.memory_bytes,
-        };
-        int rc = sbx_run_start(S->sb, &spec, &j->run, err);
-        j->rq.argv[0] = saved;
-        return rc;
-}
-
-static int start_job(struct server *S, struct job *j, struct sbx_err *err)
-{
-        switch (j->rq.type) {
-        case SERVE_RUN: return start_program(S, j, err);
-        case SERVE_RUN_ARGV: return start_argv(S, j, err);
-        case SERVE_SUITE:
-                return serve_suite_start(&j->suite, &j->rq, S->self, S->args,
-                                         S->sb, err);
-        }
-        return sbx_fail(err, 0, "internal: unhandled request type");
 }
 
 static void fill_slots(struct server *S)
@@ -185,7 +102,7 @@ static void fill_slots(struct server *S)
                 if (!S->head)
                         S->tail = NULL;
                 S->queued--;
-                if (start_job(S, j, &err) < 0) {
+                if (serve_job_request(&S->x, &j->rq, &j->job, &err) < 0) {
                         emit_error(S, j->rq.id, "%s", err.msg);
                         job_free(j);
                         i--;            /* the slot is still free */
@@ -282,21 +199,6 @@ static void read_stdin(struct server *S)
         take_lines(S);
 }
 
-static void respond(struct server *S, struct job *j, struct run_result *res)
-{
-        auto_free char *summary = run_result_summary(res);
-        cJSON *o = run_result_to_json(res, summary);
-
-        if (!o) {
-                emit_error(S, j->rq.id, "out of memory building the result");
-                return;
-        }
-        cJSON_AddItemToObject(o, "id", cJSON_Duplicate(j->rq.id, false));
-        cJSON_AddStringToObject(o, "type", "result");
-        emit(S, cJSON_PrintUnformatted(o));
-        cJSON_Delete(o);
-}
-
 static void end_slot(struct server *S, int i)
 {
         job_free(S->slots[i]);
@@ -309,23 +211,8 @@ static void step_all(struct server *S)
 {
         for (int i = 0; i < S->parallel; i++) {
                 struct job *j = S->slots[i];
-                if (!j)
-                        continue;
-                if (j->suite) {
-                        if (serve_suite_step(j->suite, emit, S))
-                                end_slot(S, i);
-                        continue;
-                }
-                if (sbx_run_step(j->run, S->pfds + j->pfd_off, j->npfd) != 1)
-                        continue;
-                struct run_result res;
-                memset(&res, 0, sizeof(res));
-                sbx_run_finish(j->run, &res);
-                j->run = NULL;
-                if (!S->dead)
-                        respond(S, j, &res);
-                run_result_free(&res);
-                end_slot(S, i);
+                if (j && serve_job_step(j->job, S->pfds + j->pfd_off, j->npfd, emit, S) == 1)
+                        end_slot(S, i);
         }
 }
 
@@ -345,14 +232,9 @@ static int collect_pfds(struct server *S, size_t *n)
                 if (!j)
                         continue;
                 j->pfd_off = *n;
-                if (j->suite) {
-                        j->npfd = serve_suite_pollfds(j->suite, S->pfds + *n);
-                        nearest = sbx_now_ms() + 200;   /* its results file grows */
-                } else {
-                        j->npfd = sbx_run_pollfds(j->run, S->pfds + *n, PFDS_PER_JOB);
-                        if (sbx_run_deadline_ms(j->run) < nearest)
-                                nearest = sbx_run_deadline_ms(j->run);
-                }
+                j->npfd = serve_job_pollfds(j->job, S->pfds + *n, PFDS_PER_JOB);
+                if (serve_job_deadline_ms(j->job) < nearest)
+                        nearest = serve_job_deadline_ms(j->job);
                 *n += j->npfd;
         }
         if (nearest == INT64_MAX)
@@ -366,12 +248,9 @@ static int collect_pfds(struct server *S, size_t *n)
 static void kill_all(struct server *S)
 {
         S->dead = true;
-        for (int i = 0; i < S->parallel; i++) {
-                if (S->slots[i] && S->slots[i]->run)
-                        sbx_run_kill(S->slots[i]->run);
-                if (S->slots[i] && S->slots[i]->suite)
-                        serve_suite_kill(S->slots[i]->suite);
-        }
+        for (int i = 0; i < S->parallel; i++)
+                if (S->slots[i])
+                        serve_job_kill(S->slots[i]->job);
         while (S->inflight > 0) {
                 size_t n;
                 S->eof = true;
@@ -488,7 +367,14 @@ static int serve_setup(struct server *S, int argc, char **argv, struct sbx_err *
         if (watch_parent(S) < 0)
                 return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "--serve: the client is gone");
         S->opts->sb.probe_by_first_run = false;
-        return sandbox_open(&S->sb, &S->opts->sb, err);
+        if (sandbox_open(&S->sb, &S->opts->sb, err) < 0)
+                return -1;
+        sandbox_warm_expect(S->sb, (size_t)S->parallel);
+        S->x = (struct serve_exec){
+                .sb = S->sb, .self = S->self, .suite_args = S->args,
+                .default_timeout_ms = S->opts->timeout_ms, .cpu_limit_s = S->opts->cpu_limit_s,
+        };
+        return 0;
 }
 
 int serve_main(struct serve_opts *opts, int argc, char **argv)

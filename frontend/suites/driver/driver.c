@@ -1,5 +1,5 @@
 /* The trusted Python driver (fixed code, so it may travel on argv as
- * "python -I -B -c DRIVER"): it writes a begin marker with a nonce of its
+ * "python -I -B -c DRIVER"). Suite runs: it writes a begin marker with a nonce of its
  * own to a copy of the real stdout, runs the candidate, and writes an end
  * marker only when the candidate returned (or raised: then its message).
  * Modes: "script PROGRAM" runs it as __main__ (as runpy.run_path would), as plain
@@ -7,6 +7,9 @@
  * imports it as MODULE and runs each unittest class with its own timer
  * (LIMIT_S of CPU, 2 x LIMIT_S + 2 wall), as ClassEval's harness does with
  * func_timeout(5). docs/suites.md describes the markers and their limits.
+ * Single runs (--serve's, the HTTP server's, a warm --file): "plain
+ * PROGRAM path|isolated" runs PROGRAM as `python PROGRAM` would, without
+ * markers, in the shape a zygote runs warm.
  * The driver is frontend/suites/driver/driver.py, embedded at build time (common/embed.sh). */
 #include "driver.h"
 #include "driver_text.h"
@@ -32,6 +35,14 @@ void driver_argv_script(struct driver_argv *a, const char *program_path)
 {
         a->argv[a->argc++] = "script";
         a->argv[a->argc++] = program_path;
+        a->argv[a->argc] = NULL;
+}
+
+void driver_argv_plain(struct driver_argv *a, const char *program_path, bool dir_on_path)
+{
+        a->argv[a->argc++] = "plain";
+        a->argv[a->argc++] = program_path;
+        a->argv[a->argc++] = dir_on_path ? "path" : "isolated";
         a->argv[a->argc] = NULL;
 }
 

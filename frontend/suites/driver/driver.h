@@ -39,6 +39,11 @@ struct driver_argv {
 void driver_argv_init(struct driver_argv *a, const char *python);
 /* "script PROGRAM" */
 void driver_argv_script(struct driver_argv *a, const char *program_path);
+/* "plain PROGRAM path|isolated": a single run's program as `python
+ * PROGRAM` runs it (its directory first on sys.path with dir_on_path), no
+ * markers (its stdin is the run spec's). The shape a zygote runs warm
+ * (docs/warm.md). */
+void driver_argv_plain(struct driver_argv *a, const char *program_path, bool dir_on_path);
 /* "classeval PROGRAM LIMIT_S MODULE CLASS...": LIMIT_S from timeout_ms,
  * MODULE from module (any bytes outside [A-Za-z0-9_] become _, as does a
  * leading digit, so that it imports). */

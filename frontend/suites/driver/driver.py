@@ -1,7 +1,48 @@
 # sbx's trusted driver: runs the candidate program and reports, on a copy of
-# the real stdout, whether it returned normally. Fixed code, never program text.
+# the real stdout, whether it returned normally; in plain mode, runs a single
+# run's program as `python PROGRAM` would. Fixed code, never program text.
 import os, sys
+def _sbx_plain(argv):
+    # plain PROGRAM SYSPATH: PROGRAM as __main__, no markers, its own exit
+    # status. SYSPATH "path" puts its directory first on sys.path (as
+    # `python PROGRAM` does: SandboxFusion's runs, whose uploaded files
+    # import); "isolated" leaves sys.path as -I made it.
+    path, syspath = argv[2], argv[3]
+    if syspath == 'path':
+        sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
+    sys.argv = [path]
+    main = type(sys)('__main__')
+    main.__file__, main.__cached__ = path, None
+    sys.modules['__main__'] = main
+    try:
+        with open(path, 'rb') as f:
+            code = compile(f.read(), path, 'exec')
+    except SyntaxError as e:
+        # as `python PROGRAM` shows it: the line and caret, no traceback
+        sys.excepthook(type(e), e.with_traceback(None), None)
+        sys.exit(1)
+    try:
+        exec(code, main.__dict__)
+    except SystemExit:
+        raise
+    except BaseException as e:
+        # the traceback from the program's first frame, not the driver's
+        tb = e.__traceback__.tb_next
+        sys.excepthook(type(e), e.with_traceback(tb), tb)
+        if isinstance(e, KeyboardInterrupt):
+            # python dies of SIGINT then
+            import signal
+            for f in (sys.stdout, sys.stderr):
+                try:
+                    f.flush()
+                except BaseException:
+                    pass
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGINT)
+        sys.exit(1)
 def _sbx_main(argv):
+    if argv[1] == 'plain':
+        return _sbx_plain(argv)
     write, exit_now, dup2 = os.write, os._exit, os.dup2
     out = os.dup(1)
     nonce = os.urandom(16).hex()
