@@ -348,11 +348,13 @@ static void parallel_writers_leave_whole_entries(void **state)
                 key_of(name, "12", argv, key);
                 char *dst = fresh_dir("dst6");
                 assert_int_equal(lang_cache_fetch(&c, key, dst, &got), 1);
+                lang_cache_meta_free(&got);
                 free(dst);
         }
         struct lang_cache_meta got;
         char *dst = fresh_dir("dst6");
         assert_int_equal(lang_cache_fetch(&c, shared, dst, &got), 1);
+        lang_cache_meta_free(&got);
         char *t = read_file(dst, "prog");
         assert_int_equal(strlen(t), 8191);
         free(t);
@@ -399,7 +401,7 @@ static void eviction_removes_least_recently_used(void **state)
         /* room for four entries of 8 KB and a meta; no scan while storing */
         open_cache("cache7", 4 * 12800, &c);
         for (int i = 0; i < 4; i++) {
-                char what[8];
+                char what[16];
                 snprintf(what, sizeof(what), "p%d", i);
                 c.stored_bytes = INT64_MIN / 2;
                 store_n(&c, src, what, keys[i]);
@@ -408,6 +410,7 @@ static void eviction_removes_least_recently_used(void **state)
         assert_true(lang_cache_evict(&c) <= 4 * 12800);
         dst = fresh_dir("dst7");
         assert_int_equal(lang_cache_fetch(&c, keys[0], dst, &got), 1);   /* p0 used now */
+        lang_cache_meta_free(&got);
         free(dst);
         c.stored_bytes = INT64_MIN / 2;
         store_n(&c, src, "p4", keys[4]);
@@ -421,6 +424,7 @@ static void eviction_removes_least_recently_used(void **state)
                         continue;
                 dst = fresh_dir("dst7");
                 assert_int_equal(lang_cache_fetch(&c, keys[i], dst, &got), expect[i]);
+                lang_cache_meta_free(&got);
                 free(dst);
         }
         lang_cache_close(&c);
