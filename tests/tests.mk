@@ -100,7 +100,7 @@ SERIAL_TESTS := tests/escape/bombs.t tests/escape/signals.t tests/escape/daemon.
                 tests/frontend/hostile.t tests/hardened/no-userns-helper.t \
                 tests/hardened/pids-cgroup.t tests/suites/jobs_ceiling.t \
                 tests/escape/warm.t tests/escape/warm_caller_limits.t \
-                tests/escape/semaphores.t
+                tests/escape/semaphores.t tests/escape/native.t
 PROVE_JOBS ?= 2
 
 integration: all $(TRY_SYSCALL) $(WRITE_BPF) $(CANDIDATE_PROBE) $(INIT_PROBE)
