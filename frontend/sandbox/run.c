@@ -46,6 +46,13 @@ static void run_limits(const struct run_spec *spec, int64_t *timeout_ms, int64_t
         *cpu_s = cpu_under_caller(lim.cpu_s);
 }
 
+/* A zygote's runs share its limits and binds: a run with its own goes cold. */
+static bool run_spec_own_limits(const struct run_spec *spec)
+{
+        return spec->memory_bytes || spec->fsize_bytes || spec->max_output_bytes ||
+               (spec->ro_binds && spec->ro_binds[0]);
+}
+
 /* A run not yet started: no fds, no pid, its limits and output caps set. */
 static struct sbx_run *run_new(struct sandbox *sb, const struct tier_ops *t,
                                const struct run_spec *spec)
@@ -65,8 +72,11 @@ static struct sbx_run *run_new(struct sandbox *sb, const struct tier_ops *t,
         r->stdout_limit = spec->stdout_limit_bytes > 0 ? spec->stdout_limit_bytes : 0;
         r->workdir = strdup(spec->workdir);
         run_limits(spec, &r->timeout_ms, &r->cpu_limit_s);
-        output_capture_init(&r->out_cap, &r->res.out, sb->opts.max_output_bytes);
-        output_capture_init(&r->err_cap, &r->res.err, sb->opts.max_output_bytes);
+        r->memory_bytes = spec->memory_bytes ? spec->memory_bytes : sb->opts.memory_bytes;
+        r->fsize_bytes = spec->fsize_bytes ? spec->fsize_bytes : sb->opts.fsize_bytes;
+        size_t cap = spec->max_output_bytes ? spec->max_output_bytes : sb->opts.max_output_bytes;
+        output_capture_init(&r->out_cap, &r->res.out, cap);
+        output_capture_init(&r->err_cap, &r->res.err, cap);
         return r;
 }
 
@@ -135,7 +145,7 @@ int run_start_tier(struct sandbox *sb, const struct tier_ops *t,
                 return -1;
         }
         if (r->workdir && sb->opts.warm && t == sb->tier && !spec->workdir_data &&
-            (started = warm_backend.start(r, spec, err)) == 1)
+            !run_spec_own_limits(spec) && (started = warm_backend.start(r, spec, err)) == 1)
                 r->backend = &warm_backend;
         if (started == 0)
                 started = start_cold(r, spec, err);
@@ -235,10 +245,18 @@ int run_tier_sync(struct sandbox *sb, const struct tier_ops *t,
                   struct run_result *res, struct sbx_err *err)
 {
         struct sbx_run *r;
-        struct pollfd pfds[4];
 
         if (run_start_tier(sb, t, spec, &r, err) < 0)
                 return -1;
+        sbx_run_wait(r, stop, res);
+        return 0;
+}
+
+void sbx_run_wait(struct sbx_run *r, const volatile sig_atomic_t *stop,
+                  struct run_result *res)
+{
+        struct pollfd pfds[4];
+
         for (;;) {
                 size_t n = sbx_run_pollfds(r, pfds, 4);
                 int64_t wait = sbx_run_deadline_ms(r) - sbx_now_ms();
@@ -252,5 +270,4 @@ int run_tier_sync(struct sandbox *sb, const struct tier_ops *t,
                         break;
         }
         sbx_run_finish(r, res);
-        return 0;
 }

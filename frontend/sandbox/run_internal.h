@@ -37,6 +37,7 @@ struct sbx_run {
         bool output_limited;
         char *workdir;
         int64_t timeout_ms, cpu_limit_s;
+        long long memory_bytes, fsize_bytes;    /* the spec's, else the session's */
         int64_t start_ms, end_ms, deadline_ms;
         struct output_capture out_cap, err_cap;
         char status_buf[STATUS_MAX_BYTES + 1];  /* helper status JSON / bwrap json-status */

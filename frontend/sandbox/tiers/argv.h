@@ -63,6 +63,11 @@ struct run_params {
         long long tmpfs_bytes;
         char *const *env;               /* helper only: passed as --env */
         char *const *argv;
+        /* the run's own limits where they differ from the session's (0:
+         * the session's, in the prefix), and its own read-only binds */
+        long long memory_bytes;         /* -1: none */
+        long long fsize_bytes;
+        const char *const *ro_binds;
 };
 
 /* A warm suite's zygote (docs/warm.md): how long it may live, its CPU,
