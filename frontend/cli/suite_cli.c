@@ -391,7 +391,7 @@ static int jobs_parallel(const struct cli_opts *o)
 static int run_jobs(struct suite_run *R, const size_t *jobs, size_t njobs,
                     struct sbx_err *err)
 {
-        struct sched_ops ops = { R, start_job, finish_job, show_progress };
+        struct sched_ops ops = { R, start_job, finish_job, show_progress, NULL };
         sigset_t waitmask;
         int parallel = jobs_parallel(R->opts);
 
