@@ -47,10 +47,13 @@ struct lang_row {
          * wins ("_test.go" over ".go"). Empty: chosen by name only. */
         const char *extensions[LANG_MAX_NAMES];
         const char *source_name;        /* the file the sample is written to */
+        const char *package;            /* Debian's package with its toolchain */
         /* Compile and run argv templates, NULL-terminated; compile NULL:
          * not compiled. Placeholders (lang_argv_expand): {tool} the
          * compiler's absolute path, {run_tool} the runner's, {src} the
-         * source name, {out} the artifact, {heap_mb} (a JVM's -Xmx),
+         * source name, {class} the source name without its ending (a
+         * Java file's public class), {out} the artifact, {dir} the run's
+         * workdir (argv[0] is an absolute path), {heap_mb} (a JVM's -Xmx),
          * {timeout_s}; an item that is exactly {flags}, {libs} or {extra}
          * becomes the caller's list of zero or more arguments. */
         const char *const *compile_argv;
@@ -93,7 +96,9 @@ void lang_names(char *buf, size_t len);
 /* The values lang_argv_expand puts in place of the placeholders. */
 struct lang_argv_vars {
         const char *tool, *run_tool;    /* absolute paths (NULL: not needed) */
+        const char *src;                /* the source's name; NULL: the row's */
         const char *out;                /* the artifact's name */
+        const char *dir;                /* the run's workdir (NULL: not needed) */
         const char *const *flags;       /* NULL: the row's default_flags */
         const char *const *libs;        /* NULL: none */
         const char *const *extra;       /* NULL: none */
@@ -111,6 +116,10 @@ int lang_argv_expand(const struct lang_row *row, bool compile,
 int lang_argv_expand_list(const struct lang_row *row, const char *const *tmpl,
                           const struct lang_argv_vars *vars, struct strvec *out,
                           struct sbx_err *err);
+/* Is name a source file name the row may be given instead of its own
+ * (--file's): the row's ending, a plain name ([A-Za-z_][A-Za-z0-9_]*
+ * before it: a Java class), no path. */
+bool lang_source_name_ok(const struct lang_row *row, const char *name);
 /* The environment entries of the compile or run, {home} filled. */
 int lang_env_expand(const struct lang_row *row, bool compile, const char *home,
                     struct strvec *out, struct sbx_err *err);
@@ -147,6 +156,15 @@ struct lang_tool {
 int lang_tool_resolve(const struct lang_row *row, const char *name,
                       const char *search_path, struct lang_tool *tool,
                       struct sbx_err *err);
+/* The same, the version read only when version is set, and kept in
+ * memo_dir (NULL: none) by the tool's inode, size and times. */
+int lang_tool_resolve_memo(const struct lang_row *row, const char *name,
+                           const char *search_path, const char *memo_dir, bool version,
+                           struct lang_tool *tool, struct sbx_err *err);
+/* The same without reading its version (a runner: java beside javac). */
+int lang_tool_find(const struct lang_row *row, const char *name,
+                   const char *search_path, struct lang_tool *tool,
+                   struct sbx_err *err);
 void lang_tool_free(struct lang_tool *tool);
 
 #endif

@@ -1,6 +1,7 @@
 /* A row's templates made concrete: the compile and run argv with their
  * placeholders filled, the environment, a JVM's heap under the memory
  * limit, the version line of a toolchain's answer. Pure. */
+#include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <inttypes.h>
@@ -53,9 +54,16 @@ static int scalar(const char *name, size_t len, const struct lang_row *row,
         else if (IS("run_tool"))
                 *value = v->run_tool;
         else if (IS("src"))
-                *value = row->source_name;
-        else if (IS("out"))
+                *value = v->src ? v->src : row->source_name;
+        else if (IS("class")) {
+                const char *src = v->src ? v->src : row->source_name;
+                const char *dot = strrchr(src, '.');
+                snprintf(num, numlen, "%.*s", (int)(dot ? dot - src : (long)strlen(src)), src);
+                *value = num;
+        } else if (IS("out"))
                 *value = v->out;
+        else if (IS("dir"))
+                *value = v->dir;
         else if (IS("timeout_s")) {
                 snprintf(num, numlen, "%" PRId64, (v->timeout_ms + 999) / 1000);
                 *value = num;
@@ -79,7 +87,7 @@ static int scalar(const char *name, size_t len, const struct lang_row *row,
 static int expand_item(const char *item, const struct lang_row *row,
                        const struct lang_argv_vars *v, struct strvec *out, struct sbx_err *err)
 {
-        char buf[4096], num[32];
+        char buf[4096], num[256];
         size_t at = 0;
 
         for (const char *p = item; *p;) {
@@ -175,6 +183,20 @@ char *lang_version_parse(const char *output, size_t len)
                 return line;
         }
         return NULL;
+}
+
+bool lang_source_name_ok(const struct lang_row *row, const char *name)
+{
+        const char *ending = strrchr(row->source_name, '.');
+        size_t n = strlen(name), e = ending ? strlen(ending) : 0;
+
+        if (!ending || n <= e || n > 200 || strcmp(name + n - e, ending) ||
+            !(isalpha((unsigned char)name[0]) || name[0] == '_'))
+                return false;
+        for (size_t i = 1; i < n - e; i++)
+                if (!isalnum((unsigned char)name[i]) && name[i] != '_')
+                        return false;
+        return true;
 }
 
 bool lang_artifact_match(const char *pattern, const char *name)

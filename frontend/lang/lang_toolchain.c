@@ -4,15 +4,20 @@
  * unsandboxed: a system binary with fixed arguments and a clean
  * environment, as interp.c queries an interpreter. */
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "interp.h"             /* path_is_system */
 #include "lang.h"
 #include "proc.h"
+#include "sha256.h"
 
 #define VERSION_OUTPUT_MAX 65536
 
@@ -75,9 +80,87 @@ static int read_version(const struct lang_row *row, struct lang_tool *tool,
         return 0;
 }
 
+/* The version line kept for a tool: memo_dir/<sha256 of its real path>
+ * holds "<dev> <ino> <size> <mtime ns> <ctime ns>\n<version>": a package
+ * update replaces the file (a new inode and ctime), and the line is read
+ * again. Reading javac's takes half a second; a --file run pays it once. */
+static void memo_path(const char *memo_dir, const char *real, char *buf, size_t len)
+{
+        struct sha256 h;
+        char hex[SHA256_HEX_LEN + 1];
+
+        sha256_init(&h);
+        sha256_update(&h, real, strlen(real));
+        sha256_hex(&h, hex);
+        snprintf(buf, len, "%s/%s", memo_dir, hex);
+}
+
+static void memo_stamp(const struct stat *st, char *buf, size_t len)
+{
+        snprintf(buf, len, "%llu %llu %lld %lld.%09ld %lld.%09ld\n",
+                 (unsigned long long)st->st_dev, (unsigned long long)st->st_ino,
+                 (long long)st->st_size, (long long)st->st_mtim.tv_sec, st->st_mtim.tv_nsec,
+                 (long long)st->st_ctim.tv_sec, st->st_ctim.tv_nsec);
+}
+
+static char *memo_read(const char *memo_dir, const char *real)
+{
+        char path[PATH_MAX], stamp[160], buf[LANG_VERSION_MAX + 200];
+        struct stat st, mst;
+        auto_fd fd = -1;
+        ssize_t n;
+
+        if (!memo_dir || stat(real, &st) < 0)
+                return NULL;
+        memo_path(memo_dir, real, path, sizeof(path));
+        memo_stamp(&st, stamp, sizeof(stamp));
+        fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0 || fstat(fd, &mst) < 0 || !S_ISREG(mst.st_mode) || mst.st_uid != getuid() ||
+            (n = read(fd, buf, sizeof(buf) - 1)) <= 0)
+                return NULL;
+        buf[n] = '\0';
+        size_t sl = strlen(stamp);
+        if (strncmp(buf, stamp, sl))
+                return NULL;
+        return lang_version_parse(buf + sl, (size_t)n - sl);
+}
+
+/* Best effort: a memo not written is a version read again next time. */
+static void memo_write(const char *memo_dir, const char *real, const char *version)
+{
+        char path[PATH_MAX], tmp[PATH_MAX + 16], stamp[160];
+        struct stat st;
+
+        if (!memo_dir || stat(real, &st) < 0)
+                return;
+        memo_path(memo_dir, real, path, sizeof(path));
+        memo_stamp(&st, stamp, sizeof(stamp));
+        snprintf(tmp, sizeof(tmp), "%s.%d", path, (int)getpid());
+        auto_fd fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (fd < 0)
+                return;
+        if (sbx_write_all(fd, stamp, strlen(stamp)) < 0 ||
+            sbx_write_all(fd, version, strlen(version)) < 0 || rename(tmp, path) < 0)
+                unlink(tmp);
+}
+
+int lang_tool_find(const struct lang_row *row, const char *name,
+                   const char *search_path, struct lang_tool *tool,
+                   struct sbx_err *err)
+{
+        return lang_tool_resolve_memo(row, name, search_path, NULL, false, tool, err);
+}
+
 int lang_tool_resolve(const struct lang_row *row, const char *name,
                       const char *search_path, struct lang_tool *tool,
                       struct sbx_err *err)
+{
+        return lang_tool_resolve_memo(row, name, search_path, NULL, true, tool, err);
+}
+
+int lang_tool_resolve_memo(const struct lang_row *row, const char *name,
+                           const char *search_path, const char *memo_dir, bool version,
+                           struct lang_tool *tool, struct sbx_err *err)
 {
         memset(tool, 0, sizeof(*tool));
         if (!search_path)
@@ -86,7 +169,8 @@ int lang_tool_resolve(const struct lang_row *row, const char *name,
         if (!tool->path)
                 return sbx_fail_code(err, SBX_EXIT_SANDBOX, 0,
                                      "language %s: no %s on %s (install its toolchain: "
-                                     "docs/languages.md)", row->name, name, search_path);
+                                     "apt-get install %s; docs/languages.md)", row->name,
+                                     name, search_path, row->package ? row->package : name);
         tool->real = realpath(tool->path, NULL);
         if (!tool->real) {
                 sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "language %s: %s",
@@ -99,9 +183,14 @@ int lang_tool_resolve(const struct lang_row *row, const char *name,
                 lang_tool_free(tool);
                 return sbx_fail_oom(err, "language %s", row->name);
         }
-        if (row->version_argv && read_version(row, tool, err) < 0) {
+        if (!version || !row->version_argv)
+                return 0;
+        if ((tool->version = memo_read(memo_dir, tool->real)))
+                return 0;
+        if (read_version(row, tool, err) < 0) {
                 lang_tool_free(tool);
                 return -1;
         }
+        memo_write(memo_dir, tool->real, tool->version);
         return 0;
 }

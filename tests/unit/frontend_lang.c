@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <cmocka.h>
 
-#include "lang/lang.h"
+#include "lang.h"
 #include "unit_tmpdir.h"
 
 #define MIB ((int64_t)1 << 20)
@@ -118,14 +118,19 @@ static void expands_compile_argv_with_lists(void **state)
 
 static void expands_run_argv_and_refuses_missing_values(void **state)
 {
-        struct lang_argv_vars v = { .out = "prog", .memory_bytes = -1 };
+        struct lang_argv_vars v = { .out = "prog", .dir = "/tmp/w", .memory_bytes = -1 };
         struct strvec argv = { 0 };
         struct sbx_err err = { 0 };
 
+        /* argv[0] is absolute: the run engine execs it as it is */
         assert_int_equal(lang_argv_expand(lang_find("go-test"), false, &v, &argv, &err), 0);
         char *s = joined(&argv);
-        assert_string_equal(s, "./prog -test.paniconexit0");
+        assert_string_equal(s, "/tmp/w/prog -test.paniconexit0");
         free(s);
+        strvec_free(&argv);
+        v.dir = NULL;
+        assert_int_equal(lang_argv_expand(lang_find("cpp"), false, &v, &argv, &err), -1);
+        assert_non_null(strstr(err.msg, "{dir}"));
         strvec_free(&argv);
         /* node needs its runner's path: none given is an error, not "(null)" */
         assert_int_equal(lang_argv_expand(lang_find("js"), false, &v, &argv, &err), -1);
@@ -174,6 +179,31 @@ static void java_heap_follows_the_memory_limit(void **state)
         strvec_free(&argv);
 }
 
+/* --file's own name is the source's where the row's ending matches and
+ * the name is a plain identifier (a Java file's public class). */
+static void a_file_s_own_name_is_taken_when_plain(void **state)
+{
+        const struct lang_row *java = lang_find("java");
+        struct lang_argv_vars v = { .run_tool = "/usr/bin/java", .src = "Hello.java",
+                                    .memory_bytes = 1024 * MIB };
+        struct strvec argv = { 0 };
+        struct sbx_err err = { 0 };
+
+        assert_true(lang_source_name_ok(java, "Hello.java"));
+        assert_true(lang_source_name_ok(java, "_x1.java"));
+        assert_false(lang_source_name_ok(java, "my-prog.java"));
+        assert_false(lang_source_name_ok(java, "1x.java"));
+        assert_false(lang_source_name_ok(java, ".java"));
+        assert_false(lang_source_name_ok(java, "a/B.java"));
+        assert_false(lang_source_name_ok(java, "Hello.cpp"));
+        assert_true(lang_source_name_ok(lang_find("go-test"), "x_test.go"));
+        assert_int_equal(lang_argv_expand(java, false, &v, &argv, &err), 0);
+        char *s = joined(&argv);
+        assert_non_null(strstr(s, " -cp . Hello"));
+        free(s);
+        strvec_free(&argv);
+}
+
 static void memory_floors_refuse_small_limits(void **state)
 {
         struct sbx_err err = { 0 };
@@ -194,9 +224,8 @@ static void env_fills_home(void **state)
         assert_int_equal(lang_env_expand(lang_find("go"), true, "/home/sbx", &env, &err), 0);
         char *s = joined(&env);
         assert_non_null(strstr(s, "HOME=/home/sbx"));
-        assert_non_null(strstr(s, "GOCACHE=/home/sbx/.cache/go-build"));
+        assert_non_null(strstr(s, "GOCACHE=/home/sbx/go-build"));
         assert_non_null(strstr(s, "GOPATH=/home/sbx/go"));
-        assert_non_null(strstr(s, "CGO_ENABLED=0"));
         assert_non_null(strstr(s, "GOPROXY=off"));
         assert_null(strstr(s, "{home}"));
         free(s);
@@ -297,6 +326,7 @@ int main(void)
                 cmocka_unit_test(expands_compile_argv_with_lists),
                 cmocka_unit_test(expands_run_argv_and_refuses_missing_values),
                 cmocka_unit_test(java_heap_follows_the_memory_limit),
+                cmocka_unit_test(a_file_s_own_name_is_taken_when_plain),
                 cmocka_unit_test(memory_floors_refuse_small_limits),
                 cmocka_unit_test(env_fills_home),
                 cmocka_unit_test(version_line_is_the_first_with_text),

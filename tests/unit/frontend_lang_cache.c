@@ -18,7 +18,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "lang/cache.h"
+#include "cache.h"
 #include "util.h"
 #include "unit_tmpdir.h"
 
