@@ -102,7 +102,7 @@ static void on_stop(int sig)
 
 /* ^C or a kill of sbx-run takes the whole run down (in the weak tiers its
  * daemons too, through the sweep), then sbx-run dies of the same signal. */
-static int catch_stop_signals(bool on)
+int cli_catch_stop_signals(bool on)
 {
         static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
 
@@ -113,10 +113,10 @@ static int catch_stop_signals(bool on)
 static int run_interruptible(struct sandbox *sb, const struct run_spec *spec,
                              struct run_result *res, struct sbx_err *err)
 {
-        if (catch_stop_signals(true) < 0)
+        if (cli_catch_stop_signals(true) < 0)
                 return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "signal handlers");
         if (sbx_run_sync(sb, spec, &stop_signal, res, err) < 0) {
-                (void)catch_stop_signals(false);        /* the error is what counts */
+                (void)cli_catch_stop_signals(false);        /* the error is what counts */
                 return -1;
         }
         return 0;
@@ -351,11 +351,16 @@ static int run_file_repeated(struct sandbox *sb, struct cli_opts *opts)
         return rc;
 }
 
+const volatile sig_atomic_t *cli_stop_flag(void)
+{
+        return &stop_signal;
+}
+
 /* After cleanup (workdir, session), die of the signal that stopped us. */
-static int reraise_stop(int rc)
+int cli_reraise_stop(int rc)
 {
         if (stop_signal) {
-                if (catch_stop_signals(false) < 0)
+                if (cli_catch_stop_signals(false) < 0)
                         return 128 + stop_signal;
                 raise(stop_signal);
         }
@@ -378,7 +383,7 @@ int run_cli_file(struct cli_opts *opts)
                 return report_error(&err);
         rc = opts->repeat ? run_file_repeated(sb, opts) : run_file_once(sb, opts, true);
         sandbox_close(sb);
-        return reraise_stop(rc);
+        return cli_reraise_stop(rc);
 }
 
 
@@ -424,7 +429,7 @@ int run_cli_argv(struct cli_opts *opts)
         rc = run_and_report(sb, &spec, opts, NULL);
         free(argv);
         sandbox_close(sb);
-        return reraise_stop(rc);
+        return cli_reraise_stop(rc);
 }
 
 int run_cli_probe(struct cli_opts *opts)
