@@ -387,6 +387,27 @@ int run_cli_file(struct cli_opts *opts)
 }
 
 
+/* ./prog or sub/prog: a program in the workdir, which the run sees at the
+ * same path (a compiled sample's binary); NULL for anything else (an
+ * absolute path, a bare name, a path leaving the workdir). */
+static char *workdir_relative(const char *workdir, const char *arg0)
+{
+        bool dot = !strncmp(arg0, "./", 2);
+        size_t n;
+        char *path = NULL;
+
+        while (arg0[0] == '.' && arg0[1] == '/')
+                arg0 += 2;
+        n = strlen(arg0);
+        if (!n || arg0[0] == '/' || (!dot && !strchr(arg0, '/')) || !strcmp(arg0, "..") ||
+            !strncmp(arg0, "../", 3) || strstr(arg0, "/../") ||
+            (n >= 3 && !strcmp(arg0 + n - 3, "/..")))
+                return NULL;
+        if (asprintf(&path, "%s/%s", workdir, arg0) < 0)
+                return NULL;
+        return path;
+}
+
 int run_cli_argv(struct cli_opts *opts)
 {
         struct sandbox *sb;
@@ -403,11 +424,14 @@ int run_cli_argv(struct cli_opts *opts)
         }
         if (sandbox_open(&sb, &opts->sb, &err) < 0)
                 return report_error(&err);
-        arg0 = sandbox_resolve_argv0(sb, opts->argv[0]);
+        arg0 = workdir_relative(workdir, opts->argv[0]);
+        if (!arg0)
+                arg0 = sandbox_resolve_argv0(sb, opts->argv[0]);
         if (!arg0) {
                 sandbox_close(sb);
-                sbx_fail(&err, 0, "%s: not found (give an absolute path, or a name "
-                         "in %s)", opts->argv[0], SANDBOX_PATH);
+                sbx_fail(&err, 0, "%s: not found (give an absolute path, a path in "
+                         "--workdir such as ./prog, or a name in %s)", opts->argv[0],
+                         SANDBOX_PATH);
                 return report_error(&err);
         }
         size_t argc = 0;

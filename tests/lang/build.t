@@ -148,6 +148,22 @@ for tier in helper bwrap; do
         fi
 done
 
+# A binary the user built, run in its workdir as ./prog (sbx-run --workdir
+# DIR -- ./prog): the run sees DIR at the same path; ../ is refused.
+if have_toolchain gcc; then
+        mkdir -p "$T/wd" && chown "$SBX_TEST_USER:" "$T/wd"
+        as_user gcc -o "$T/wd/prog" "$T/hello.c"
+        rc=0
+        out=$(as_user env SBX_HELPER="$SBX_HELPER" "$SBX_RUN" -q --tier helper --workdir "$T/wd" \
+                -- ./prog 2>"$T/err") || rc=$?
+        expect "--workdir DIR -- ./prog runs DIR's prog (rc $rc)" test "$rc" = 0 -a "$out" = "hello c"
+        rc=0
+        as_user env SBX_HELPER="$SBX_HELPER" "$SBX_RUN" -q --tier helper --workdir "$T/wd" \
+                -- ../wd/prog >/dev/null 2>"$T/err" || rc=$?
+        expect "... a path out of the workdir is refused (rc $rc)" \
+                test "$rc" = 2 -a -n "$(grep 'not found' "$T/err")"
+fi
+
 # A missing toolchain, honestly: sbx's tool path (SBX_TOOL_PATH) without
 # g++ in it; sbx-run stops before setting anything up.
 mkdir -p "$T/empty"
