@@ -15,9 +15,6 @@
 #include "lang_impl.h"
 #include "util.h"
 
-/* Unpacks a seed's tar at a directory, then runs the compiler: a fixed
- * script, its operands argv words (never program text). */
-#define UNPACK_SCRIPT "mkdir -p \"$1\" && tar -xf \"$2\" -C \"$1\" && shift 2 && exec \"$@\""
 #define MESSAGE_TAIL_BYTES 2000
 #define ARTIFACT_NAME "prog"            /* {out}: where the row's artifact is one file */
 
@@ -74,34 +71,30 @@ int lang_compile_lookup(struct lang_job *job)
         return 1;
 }
 
-/* The compile's argv: a seed's unpacking first where the support has one. */
+/* The compile's argv: the support's prelude first where it has one (a
+ * fixed script: "$@" is the compiler's argv, never program text). */
 static int compile_argv(struct lang_job *job, const struct lang_program *p,
                         struct sbx_err *err)
 {
         const struct lang_support *s = job->support;
         const struct lang_row *row = job->row;
+        bool prelude = s && s->row->compile_prelude;
+        char out[4096];
         struct lang_argv_vars vars = {
                 .tool = job->ls->tool[lang_row_index(row)].path, .src = job->src_name,
-                .out = ARTIFACT_NAME, .flags = p->flags, .libs = p->libs,
+                .out = out, .flags = p->flags, .libs = p->libs,
                 .extra = s ? strvec_list(&s->extra) : NULL,
                 .memory_bytes = row->compile_limits.memory_bytes,
                 .timeout_ms = row->compile_limits.time_ms,
         };
 
-        if (s && s->unpack_tar) {
-                size_t n = strlen(s->unpack_env);
-                const char *dest = NULL;
-                for (size_t i = 0; i < job->compile_env.len; i++)
-                        if (!strncmp(job->compile_env.items[i], s->unpack_env, n) &&
-                            job->compile_env.items[i][n] == '=')
-                                dest = job->compile_env.items[i] + n + 1;
-                if (!dest)
-                        return sbx_fail_code(err, SBX_EXIT_SANDBOX, 0, "language %s: no %s in "
-                                             "its compile env", row->name, s->unpack_env);
-                if (strvec_extend(&job->compile_argv, (const char *[]){ "/bin/sh", "-c",
-                                  UNPACK_SCRIPT, "sbx-unpack", dest, s->unpack_tar, NULL }) < 0)
-                        return sbx_fail_oom(err, "argv");
-        }
+        /* the prelude moves the compiler out of the directory: the artifact
+         * goes back by its full path */
+        snprintf(out, sizeof(out), "%s%s" ARTIFACT_NAME, prelude ? job->build_dir : "",
+                 prelude ? "/" : "");
+        if (prelude && strvec_extend(&job->compile_argv, (const char *[]){ "/bin/sh", "-c",
+                                     s->row->compile_prelude, "sbx-prelude", NULL }) < 0)
+                return sbx_fail_oom(err, "argv");
         return lang_argv_expand(row, true, &vars, &job->compile_argv, err);
 }
 
@@ -112,12 +105,12 @@ int lang_compile_start(struct lang_job *job, const struct lang_program *p,
         auto_free char *tmp = NULL;
 
         if (!(job->build_dir = sandbox_mkdtemp(job->ls->sb, err)) ||
-            lang_write_source(job->build_dir, job->src_name, p->source, p->source_len, err) < 0 ||
-            lang_compile_links(job->support, job->build_dir, err) < 0)
+            lang_write_source(job->build_dir, job->src_name, p->source, p->source_len, err) < 0)
                 return -1;
         if (!(tmp = lang_compile_tmp(job->ls, job->build_dir)))
                 return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "%s/.tmp", job->build_dir);
-        if (lang_compile_env(row, job->support, tmp, &job->compile_env, err) < 0 ||
+        if (lang_compile_env(row, job->support, tmp, job->build_dir, job->src_name,
+                             &job->compile_env, err) < 0 ||
             compile_argv(job, p, err) < 0)
                 return -1;
         if (job->support && job->support->row->bind_compile &&

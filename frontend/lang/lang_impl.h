@@ -24,9 +24,6 @@ struct lang_seed {
         const char *const *argv;
         const char *artifact;           /* what it leaves, a pattern */
         const char *key_dir;            /* a directory whose entries' names the key holds */
-        /* The artifact is a tar the compile unpacks at this variable's
-         * value (GOCACHE) before the compiler starts; NULL: none. */
-        const char *unpack_env;
         /* Crates: --extern NAME=<support>/libNAME-*.rlib each, and
          * -L dependency=<support>, become the compile's {extra}. */
         const char *const *externs;
@@ -38,7 +35,11 @@ struct lang_support_row {
         const char *language;           /* a row's name */
         const char *const *files;       /* copied from the set's directory into the support dir */
         const char *unpack;             /* one of them, a .tar.gz unpacked there (in the sandbox) */
-        const char *const *compile_links; /* names in the compile's directory that link to the support dir's */
+        /* A fixed shell script the compile runs before its compiler (exec
+         * "$@"), with SBX_SUPPORT (the support dir), SBX_WORK (the compile's
+         * directory) and SBX_SRC (the source's name) in its env; the
+         * compiler's {out} is then SBX_WORK's. NULL: none. */
+        const char *compile_prelude;
         const char *const *compile_env; /* {support}: the support dir */
         const char *const *run_env;
         bool bind_compile, bind_run;    /* the support dir read-only in the compile, the run */
@@ -51,8 +52,6 @@ struct lang_support {
         char *dir;                      /* the support dir: sbx's own, in the session's scratch */
         char key[LANG_SUPPORT_KEY_LEN + 1]; /* what the compile key holds of it */
         struct strvec compile_env, run_env, extra;
-        char *unpack_tar;               /* <dir>/<the seed's tar>, or NULL */
-        char *unpack_env;               /* the variable it is unpacked at */
 };
 
 struct lang_session {
@@ -82,11 +81,11 @@ char *lang_output_tail(const struct run_result *res, size_t max);
 int lang_write_source(const char *dir, const char *name, const char *text, size_t len,
                       struct sbx_err *err);
 
-/* A compile's env (the row's, {home} = tmp, TMPDIR, the
- * support's) and the links in its directory to the support's files. */
+/* A compile's env: the row's ({home} = tmp), HOME and TMPDIR = tmp, and
+ * with a support, its env and SBX_SUPPORT, SBX_WORK = dir, SBX_SRC = src. */
 int lang_compile_env(const struct lang_row *row, const struct lang_support *s,
-                     const char *tmp, struct strvec *env, struct sbx_err *err);
-int lang_compile_links(const struct lang_support *s, const char *dir, struct sbx_err *err);
+                     const char *tmp, const char *dir, const char *src, struct strvec *env,
+                     struct sbx_err *err);
 
 /* lang_support.c */
 const struct lang_support_row *lang_support_find(const char *set, const char *language);

@@ -97,10 +97,10 @@ static int seed_build(struct lang_session *ls, const struct lang_row *row,
         if (seed->source && lang_write_source(dir, seed->source_name, seed->source,
                                        strlen(seed->source), err) < 0)
                 return -1;
-        if (lang_compile_links(s, dir, err) < 0 || !(tmp = lang_compile_tmp(ls, dir)))
-                return err->msg[0] ? -1 : sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "%s/.tmp", dir);
+        if (!(tmp = lang_compile_tmp(ls, dir)))
+                return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "%s/.tmp", dir);
         if (seed_argv(seed, tool, ls->tool[i].path, s->dir, &argv) < 0 ||
-            lang_compile_env(row, s, tmp, &env, err) < 0) {
+            lang_compile_env(row, s, tmp, dir, seed->source_name, &env, err) < 0) {
                 sbx_fail_oom(err, "seed");
                 goto out;
         }
@@ -209,10 +209,6 @@ int lang_seed_ready(struct lang_session *ls, const struct lang_row *row,
         if (rc < 0 && seed_make(ls, row, s, tool->path, hex, err) < 0)
                 goto out;
         rc = 0;
-        if (seed->unpack_env &&
-            (asprintf(&s->unpack_tar, "%s/%s", s->dir, seed->artifact) < 0 ||
-             !(s->unpack_env = strdup(seed->unpack_env))))
-                rc = sbx_fail_oom(err, "seed");
 out:
         lang_tool_free(&own);
         return rc;

@@ -21,19 +21,25 @@
 #define ARGV(...) ((const char *const[]){ __VA_ARGS__, NULL })
 #define SUPPORT_FILE_MAX_BYTES (16LL << 20)
 
-/* HumanEval-X's Go tests import testify (upstream's module, vendored):
- * built once into a build cache, whose tar each compile unpacks into its
- * own GOCACHE (a writable cache is what go accepts; a copy keeps one
- * sample's compile from leaving anything for the next). */
+/* HumanEval-X's Go tests import testify (upstream's module, vendored).
+ * Each compile builds in the module at one fixed path of its private
+ * /tmp ($TMPDIR/m: the module's go.mod, go.sum and vendor/ linked from the
+ * support dir, the source copied), with a GOCACHE of its own unpacked
+ * from the seed: a writable cache is what go accepts, a copy keeps one
+ * sample's compile from leaving anything for the next, and the fixed
+ * path lets the seed's entries (testify built once, per user) serve every
+ * compile: go keys its build cache by the packages' directories. */
+#define GO_MODULE "mkdir -p \"$GOCACHE\" \"$TMPDIR/m\" && cd \"$TMPDIR/m\" && " \
+        "ln -s \"$SBX_SUPPORT/go.mod\" \"$SBX_SUPPORT/go.sum\" \"$SBX_SUPPORT/vendor\" . && " \
+        "cp \"$SBX_WORK/$SBX_SRC\" . && "
 static const struct lang_seed go_seed = {
         .source_name = "main_test.go",
         .source = "package main\n\nimport (\n    \"testing\"\n"
                   "    \"github.com/stretchr/testify/assert\"\n)\n\n"
                   "func TestSeed(t *testing.T) { assert.New(t).Equal(1, 1) }\n",
-        .argv = ARGV("/bin/sh", "-c", "\"$0\" test -c -o prog main_test.go && "
-                     "tar -cf gocache.tar -C \"$GOCACHE\" .", "{compile_tool}"),
+        .argv = ARGV("/bin/sh", "-c", GO_MODULE "\"$0\" test -c -o prog main_test.go && "
+                     "tar -cf \"$SBX_WORK/gocache.tar\" -C \"$GOCACHE\" .", "{compile_tool}"),
         .artifact = "gocache.tar",
-        .unpack_env = "GOCACHE",
 };
 
 /* HumanEval-X's Rust programs use rand, regex and md5: cargo builds them
@@ -58,7 +64,8 @@ static const struct lang_seed rust_seed = {
 static const struct lang_support_row rows[] = {
         { .set = "humaneval-x", .language = "go-test",
           .files = ARGV("go.mod", "go.sum", "vendor.tar.gz"), .unpack = "vendor.tar.gz",
-          .compile_links = ARGV("go.mod", "go.sum", "vendor"),
+          .compile_prelude = GO_MODULE "tar -xf \"$SBX_SUPPORT/gocache.tar\" -C \"$GOCACHE\" && "
+                             "exec \"$@\"",
           .compile_env = ARGV("GOFLAGS=-mod=vendor"), .bind_compile = true,
           .seed = &go_seed },
         { .set = "humaneval-x", .language = "rust-test", .files = ARGV("Cargo.toml"),
@@ -83,8 +90,6 @@ void lang_support_free(struct lang_support *s)
         strvec_free(&s->compile_env);
         strvec_free(&s->run_env);
         strvec_free(&s->extra);
-        free(s->unpack_tar);
-        free(s->unpack_env);
         free(s->dir);           /* the session's scratch goes with the sandbox */
         free(s);
 }

@@ -115,7 +115,7 @@ static const struct lang_row rows[] = {
           .bind_tool_root = true,
           .compile_limits = compile_limits, .run_limits = run_limits,
           .min_memory_bytes = GO_MIN_MEMORY_BYTES },
-        /* A test file, built as `go test` builds it (vet included) and run
+        /* A test file, built as `go test -c` builds it (vet included) and run
          * with the flag `go test` adds: an os.Exit(0) in a test fails. */
         { .name = "go-test", .extensions = { "_test.go" },
           .source_name = "main_test.go", .package = "golang-go", .compile_tool = "go",

@@ -34,25 +34,18 @@ int lang_write_source(const char *dir, const char *name, const char *text, size_
 }
 
 int lang_compile_env(const struct lang_row *row, const struct lang_support *s,
-                     const char *tmp, struct strvec *env, struct sbx_err *err)
+                     const char *tmp, const char *dir, const char *src, struct strvec *env,
+                     struct sbx_err *err)
 {
         if (lang_env_expand(row, true, tmp, env, err) < 0)
                 return -1;
-        if (strvec_pushf(env, "HOME=%s", tmp) < 0 || strvec_pushf(env, "TMPDIR=%s", tmp) < 0 ||
-            (s && strvec_extend(env, strvec_list(&s->compile_env)) < 0))
+        if (strvec_pushf(env, "HOME=%s", tmp) < 0 || strvec_pushf(env, "TMPDIR=%s", tmp) < 0)
                 return sbx_fail_oom(err, "compile env");
-        return 0;
-}
-
-int lang_compile_links(const struct lang_support *s, const char *dir, struct sbx_err *err)
-{
-        for (const char *const *l = s ? s->row->compile_links : NULL; l && *l; l++) {
-                char target[4096], link[4096];
-                snprintf(target, sizeof(target), "%s/%s", s->dir, *l);
-                snprintf(link, sizeof(link), "%s/%s", dir, *l);
-                if (symlink(target, link) < 0)
-                        return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "symlink %s", link);
-        }
+        if (s && (strvec_extend(env, strvec_list(&s->compile_env)) < 0 ||
+                  strvec_pushf(env, "SBX_SUPPORT=%s", s->dir) < 0 ||
+                  strvec_pushf(env, "SBX_WORK=%s", dir) < 0 ||
+                  strvec_pushf(env, "SBX_SRC=%s", src ? src : "") < 0))
+                return sbx_fail_oom(err, "compile env");
         return 0;
 }
 
