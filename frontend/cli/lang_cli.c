@@ -125,6 +125,7 @@ static int build_and_report(struct cli_opts *opts, const struct lang_row *row,
                 .source_name = copy ? basename(copy) : NULL,
                 .timeout_ms = opts->timeout_ms, .cpu_limit_s = opts->cpu_limit_s,
                 .compile_timeout_ms = opts->compile_timeout_ms,
+                .stdin_path = opts->stdin_path,
         };
         struct lang_build_info b;
         struct run_result res;

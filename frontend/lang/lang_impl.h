@@ -105,7 +105,7 @@ struct lang_job {
         struct lang_support *support;   /* borrowed, or NULL */
         enum { JOB_COMPILING, JOB_RUNNING, JOB_DONE } phase;
         char key[SHA256_HEX_LEN + 1];   /* the compile's cache key ("" with no cache) */
-        char *src_name;
+        char *src_name, *stdin_path;
         char *build_dir, *run_dir;      /* sandbox_mkdtemp'd, or NULL */
         struct strvec compile_argv, compile_env, binds;
         struct strvec run_argv, run_env, run_files;

@@ -63,6 +63,7 @@ void lang_job_free(struct lang_job *job)
         free(job->build_dir);
         free(job->run_dir);
         free(job->src_name);
+        free(job->stdin_path);
         strvec_free(&job->compile_argv);
         strvec_free(&job->compile_env);
         strvec_free(&job->binds);
@@ -118,11 +119,15 @@ static int run_prepare(struct lang_job *job, const struct lang_program *p, struc
                         return sbx_fail_oom(err, "binds");
                 binds = strvec_list(&job->binds);
         }
+        if (p->stdin_path && !(job->stdin_path = strdup(p->stdin_path)))
+                return sbx_fail_oom(err, "stdin");
         job->run_spec = (struct run_spec){
                 .argv = job->run_argv.items, .workdir = job->run_dir, .private_workdir = true,
                 .env_extra = strvec_list(&job->run_env),
                 .timeout_ms = p->timeout_ms, .cpu_limit_s = p->cpu_limit_s,
                 .memory_bytes = p->memory_bytes, .ro_binds = binds,
+                .stdin_path = job->stdin_path, .stdin_data = p->stdin_data,
+                .stdin_len = p->stdin_len,
         };
         return 0;
 }

@@ -83,6 +83,11 @@ struct lang_program {
         int64_t timeout_ms, cpu_limit_s, memory_bytes;
         int64_t compile_timeout_ms;     /* 0: the row's */
         const char *const *env_extra;   /* NAME=VALUE for the run, or NULL */
+        /* The run's stdin (struct run_spec's): a host file's path (copied),
+         * or bytes, which must outlive the job; neither: /dev/null. */
+        const char *stdin_path;
+        const char *stdin_data;
+        size_t stdin_len;
 };
 
 enum lang_build {

@@ -148,6 +148,18 @@ for tier in helper bwrap; do
         fi
 done
 
+# --stdin reaches the built program (issue 33's stdin for runs), not its compile
+if have_toolchain g++; then
+        src echo.cpp <<'EOF2'
+#include <iostream>
+int main() { std::string w; std::cin >> w; std::cout << "read " << w << std::endl; }
+EOF2
+        echo word-from-stdin | put "$T/in.txt"
+        sbx helper --stdin "$T/in.txt" --file "$T/echo.cpp"
+        expect "--stdin FILE: the built program reads it (rc $rc)" \
+                test "$rc" = 0 -a "$(field .stdout)" = "read word-from-stdin"
+fi
+
 # A binary the user built, run in its workdir as ./prog (sbx-run --workdir
 # DIR -- ./prog): the run sees DIR at the same path; ../ is refused.
 if have_toolchain gcc; then
