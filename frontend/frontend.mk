@@ -30,7 +30,8 @@ LIBSBX_PUBLIC_HEADERS := util/err.h util/util.h util/output.h util/trace.h util/
         sandbox/tiers/tier.h sandbox/tiers/run_result.h \
         results/results.h results/passk.h results/verdict.h results/suite_summary.h \
         suites/suite.h suites/suite_ops.h suites/suite_score.h suites/suite_info.h \
-        suites/driver/driver.h suites/evalplus/evalplus.h
+        suites/driver/driver.h suites/evalplus/evalplus.h \
+        lang/lang.h lang/lang_run.h
 # zlib: the suite layer reads .jsonl.gz problem files. Linked in where its
 # archive is installed (Debian's zlib1g-dev): one shared library less to map
 # and relocate at every sbx-run start, 0.1 ms of CPU (docs/performance.md).

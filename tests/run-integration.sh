@@ -1,5 +1,5 @@
 #!/bin/bash
-# Runs the integration tests (tests/{helper,escape,frontend,suites}/*.t) as
+# Runs the integration tests (tests/{helper,escape,frontend,lang,suites,...}/*.t) as
 # root against a setuid helper installed in a fresh temp root; the tests drop
 # to an unprivileged user themselves (tests/lib/lib.sh).
 #   TESTS="tests/helper/status.t ..."  run only these
@@ -95,7 +95,7 @@ if [ -n "${TESTS:-}" ]; then
         read -r -a selected <<<"$TESTS"
 else
         selected=()
-        for area in helper escape frontend warm suites python hardened slurm; do
+        for area in helper escape frontend lang warm suites python hardened slurm; do
                 compgen -G "$repo/tests/$area/*.t" >/dev/null && selected+=("tests/$area")
         done
 fi

@@ -85,8 +85,8 @@ unit: run-unit
 FULL_TESTS := tests/suites/humaneval.t tests/suites/humanevalplus.t \
               tests/suites/codegen_subset.t tests/suites/ldb_solution.t \
               tests/suites/classeval.t tests/hardened/no-userns-rerun.t \
-              tests/slurm/slurm.t tests/suites/warm_full.t
-INTEGRATION_TESTS := $(foreach a,helper escape frontend warm suites python hardened slurm,$(sort $(wildcard tests/$(a)/*.t)))
+              tests/slurm/slurm.t tests/suites/warm_full.t tests/lang/humanevalx_full.t
+INTEGRATION_TESTS := $(foreach a,helper escape frontend lang warm suites python hardened slurm,$(sort $(wildcard tests/$(a)/*.t)))
 CHECK_TESTS := $(filter-out $(FULL_TESTS),$(INTEGRATION_TESTS))
 # Run alone, before the others run PROVE_JOBS at a time: fork bombs (the
 # test user's process count is shared by all its runs, and rlimit mode
@@ -100,7 +100,7 @@ SERIAL_TESTS := tests/escape/bombs.t tests/escape/signals.t tests/escape/daemon.
                 tests/frontend/hostile.t tests/hardened/no-userns-helper.t \
                 tests/hardened/pids-cgroup.t tests/suites/jobs_ceiling.t \
                 tests/escape/warm.t tests/escape/warm_caller_limits.t \
-                tests/escape/semaphores.t
+                tests/escape/semaphores.t tests/escape/native.t
 PROVE_JOBS ?= 2
 
 integration: all $(TRY_SYSCALL) $(WRITE_BPF) $(CANDIDATE_PROBE) $(INIT_PROBE)

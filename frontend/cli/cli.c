@@ -21,12 +21,13 @@ enum opt_id {
         OPT_REQUIRE_TIER, OPT_PYTHON, OPT_VENV, OPT_PACKAGE, OPT_PROVISION,
         OPT_ENV, OPT_RO_BIND, OPT_REBUILD, OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_REPEAT,
         OPT_PRINT_ARGV, OPT_ALLOW_PARTIAL, OPT_TASKS, OPT_DUMP, OPT_ALLOW_ROOT,
-        OPT_SERVE, OPT_WARM, OPT_COLD, OPT_STDIN,
+        OPT_SERVE, OPT_WARM, OPT_COLD, OPT_STDIN, OPT_LANGUAGE,
         OPT_LIMIT = 512,        /* + enum limit_id: a row of limit_table */
 };
 
 static const struct option long_options[] = {
         { "file", required_argument, NULL, OPT_FILE },
+        { "language", required_argument, NULL, OPT_LANGUAGE },
         { "workdir", required_argument, NULL, OPT_WORKDIR },
         { "probe", no_argument, NULL, OPT_PROBE },
         { "suite", required_argument, NULL, OPT_SUITE },
@@ -82,6 +83,7 @@ static void store_limit(struct cli_opts *o, enum limit_id id, long long v)
         case LIMIT_MEMORY: o->sb.memory_bytes = v; return;
         case LIMIT_FSIZE: o->sb.fsize_bytes = v; return;
         case LIMIT_MAX_OUTPUT: o->sb.max_output_bytes = (size_t)v; return;
+        case LIMIT_COMPILE_TIMEOUT: o->compile_timeout_ms = v; return;
         case LIMIT_JOBS: o->jobs = (int)v; return;
         case LIMIT_COUNT: return;
         }
@@ -172,6 +174,7 @@ static int apply_option(int id, const char *arg, struct cli_opts *o,
         case OPT_FILE: o->file = arg; return set_mode(o, CLI_MODE_FILE, "--file", err);
         case OPT_WORKDIR: o->workdir = arg; return 0;
         case OPT_STDIN: o->stdin_path = arg; return 0;
+        case OPT_LANGUAGE: o->language = arg; return 0;
         case OPT_PROBE: return set_mode(o, CLI_MODE_PROBE, "--probe", err);
         case OPT_SUITE: o->suite = arg; return set_mode(o, CLI_MODE_SUITE, "--suite", err);
         case OPT_PROBLEMS: o->problems = arg; return 0;

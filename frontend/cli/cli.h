@@ -32,11 +32,13 @@ struct cli_opts {
         struct strvec env, ro_binds, packages, provision;   /* repeated options */
         int64_t timeout_ms;             /* 0 = mode's default (suite's or DEFAULT_TIMEOUT_MS) */
         int64_t cpu_limit_s;            /* --cpu; 0 = timeout + DEFAULT_CPU_SLACK_S */
+        int64_t compile_timeout_ms;     /* --compile-timeout; 0 = the language's */
         bool json;
         int repeat;                     /* --repeat N: run N times, report per-run timing (bench) */
         bool print_argv;                /* --print-argv: show the tier's argv, run nothing */
         /* single runs */
         const char *file;
+        const char *language;           /* --language: a row of lang/; NULL: from --file's name */
         const char *workdir;
         char *const *argv;              /* after "--" */
         const char *stdin_path;         /* --stdin FILE: the program's stdin (else /dev/null) */
@@ -72,6 +74,17 @@ void cli_usage(FILE *fp);
 int run_cli_file(struct cli_opts *opts);
 int run_cli_argv(struct cli_opts *opts);
 int run_cli_probe(struct cli_opts *opts);
+/* --file in a language other than Python (lang_cli.c): built, then run. */
+struct lang_row;
+const struct lang_row *cli_file_language(const struct cli_opts *opts, struct sbx_err *err);
+int run_cli_lang(struct cli_opts *opts, const struct lang_row *row);
+/* The single runs' stop: SIGINT, SIGTERM and SIGHUP set a flag (on) or
+ * take their default again (off); after cleanup, die of the signal that
+ * stopped us (rc when none did). */
+#include <signal.h>
+int cli_catch_stop_signals(bool on);
+const volatile sig_atomic_t *cli_stop_flag(void);
+int cli_reraise_stop(int rc);
 /* sandbox_opts.warn for every mode: "sbx-run: MSG" on stderr. */
 void cli_print_warning(const char *msg, void *ctx);
 int suite_cli_main(struct cli_opts *opts);

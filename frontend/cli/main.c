@@ -43,6 +43,19 @@ static int serve(struct cli_opts *o, int argc, char **argv)
         return serve_main(&so, argc, argv);
 }
 
+/* --file: Python's own path, or another language's build and run. */
+static int run_file(struct cli_opts *o)
+{
+        struct sbx_err err = { 0 };
+        const struct lang_row *row = cli_file_language(o, &err);
+
+        if (!row && err.msg[0]) {
+                fprintf(stderr, "sbx-run: %s\n", err.msg);
+                return err.exit_code;
+        }
+        return row ? run_cli_lang(o, row) : run_cli_file(o);
+}
+
 int main(int argc, char **argv)
 {
         struct cli_opts opts;
@@ -63,7 +76,7 @@ int main(int argc, char **argv)
         switch (opts.mode) {
         case CLI_MODE_HELP: cli_usage(stdout); rc = SBX_EXIT_OK; break;
         case CLI_MODE_VERSION: printf("sbx-run %s\n", SBX_VERSION); rc = SBX_EXIT_OK; break;
-        case CLI_MODE_FILE: rc = run_cli_file(&opts); break;
+        case CLI_MODE_FILE: rc = run_file(&opts); break;
         case CLI_MODE_ARGV: rc = run_cli_argv(&opts); break;
         case CLI_MODE_PROBE: rc = run_cli_probe(&opts); break;
         case CLI_MODE_SUITE: rc = suite_cli_main(&opts); break;

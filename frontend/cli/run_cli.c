@@ -103,7 +103,7 @@ static void on_stop(int sig)
 
 /* ^C or a kill of sbx-run takes the whole run down (in the weak tiers its
  * daemons too, through the sweep), then sbx-run dies of the same signal. */
-static int catch_stop_signals(bool on)
+int cli_catch_stop_signals(bool on)
 {
         static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
 
@@ -114,10 +114,10 @@ static int catch_stop_signals(bool on)
 static int run_interruptible(struct sandbox *sb, const struct run_spec *spec,
                              struct run_result *res, struct sbx_err *err)
 {
-        if (catch_stop_signals(true) < 0)
+        if (cli_catch_stop_signals(true) < 0)
                 return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "signal handlers");
         if (sbx_run_sync(sb, spec, &stop_signal, res, err) < 0) {
-                (void)catch_stop_signals(false);        /* the error is what counts */
+                (void)cli_catch_stop_signals(false);        /* the error is what counts */
                 return -1;
         }
         return 0;
@@ -362,11 +362,16 @@ static int run_file_repeated(struct sandbox *sb, struct cli_opts *opts)
         return rc;
 }
 
+const volatile sig_atomic_t *cli_stop_flag(void)
+{
+        return &stop_signal;
+}
+
 /* After cleanup (workdir, session), die of the signal that stopped us. */
-static int reraise_stop(int rc)
+int cli_reraise_stop(int rc)
 {
         if (stop_signal) {
-                if (catch_stop_signals(false) < 0)
+                if (cli_catch_stop_signals(false) < 0)
                         return 128 + stop_signal;
                 raise(stop_signal);
         }
@@ -389,9 +394,30 @@ int run_cli_file(struct cli_opts *opts)
                 return report_error(&err);
         rc = opts->repeat ? run_file_repeated(sb, opts) : run_file_once(sb, opts, true);
         sandbox_close(sb);
-        return reraise_stop(rc);
+        return cli_reraise_stop(rc);
 }
 
+
+/* ./prog or sub/prog: a program in the workdir, which the run sees at the
+ * same path (a compiled sample's binary); NULL for anything else (an
+ * absolute path, a bare name, a path leaving the workdir). */
+static char *workdir_relative(const char *workdir, const char *arg0)
+{
+        bool dot = !strncmp(arg0, "./", 2);
+        size_t n;
+        char *path = NULL;
+
+        while (arg0[0] == '.' && arg0[1] == '/')
+                arg0 += 2;
+        n = strlen(arg0);
+        if (!n || arg0[0] == '/' || (!dot && !strchr(arg0, '/')) || !strcmp(arg0, "..") ||
+            !strncmp(arg0, "../", 3) || strstr(arg0, "/../") ||
+            (n >= 3 && !strcmp(arg0 + n - 3, "/..")))
+                return NULL;
+        if (asprintf(&path, "%s/%s", workdir, arg0) < 0)
+                return NULL;
+        return path;
+}
 
 int run_cli_argv(struct cli_opts *opts)
 {
@@ -409,11 +435,14 @@ int run_cli_argv(struct cli_opts *opts)
         }
         if (sandbox_open(&sb, &opts->sb, &err) < 0)
                 return report_error(&err);
-        arg0 = sandbox_resolve_argv0(sb, opts->argv[0]);
+        arg0 = workdir_relative(workdir, opts->argv[0]);
+        if (!arg0)
+                arg0 = sandbox_resolve_argv0(sb, opts->argv[0]);
         if (!arg0) {
                 sandbox_close(sb);
-                sbx_fail(&err, 0, "%s: not found (give an absolute path, or a name "
-                         "in %s)", opts->argv[0], SANDBOX_PATH);
+                sbx_fail(&err, 0, "%s: not found (give an absolute path, a path in "
+                         "--workdir such as ./prog, or a name in %s)", opts->argv[0],
+                         SANDBOX_PATH);
                 return report_error(&err);
         }
         size_t argc = 0;
@@ -435,7 +464,7 @@ int run_cli_argv(struct cli_opts *opts)
         rc = run_and_report(sb, &spec, opts, NULL);
         free(argv);
         sandbox_close(sb);
-        return reraise_stop(rc);
+        return cli_reraise_stop(rc);
 }
 
 int run_cli_probe(struct cli_opts *opts)

@@ -83,6 +83,36 @@ static int write_program(const char *dir, const char *text, struct sbx_err *err)
         return 0;
 }
 
+static int finish_job(void *vctx, size_t job, struct run_result *res, struct sbx_err *err);
+
+/* A program in another language than Python (HumanEval-X's): built and run
+ * by lang/ (suite_lang.c); a compile error the cache had ends the job at
+ * once, its result written now. */
+static int start_lang_job(struct suite_run *R, size_t job, const char *program, size_t units,
+                          struct sbx_err *err, struct sbx_run **run)
+{
+        const struct suite_sample *smp = &R->suite.samples[job];
+        struct limit_derived lim = suite_limits(R->timeout_ms, units);
+        struct run_result res;
+        int rc = suite_lang_start(&R->suite, smp, program, lim.wall_ms, lim.cpu_s, run, err);
+
+        if (rc != 1)
+                return rc;
+        suite_lang_result(&R->suite, smp, &res);
+        rc = finish_job(R, job, &res, err);
+        run_result_free(&res);
+        return rc < 0 ? -1 : 1;
+}
+
+/* A job's run ended: a compiled sample's compile goes on with its run. */
+static int next_job(void *vctx, size_t job, struct run_result *res, struct sbx_run **run,
+                    struct sbx_err *err)
+{
+        struct suite_run *R = vctx;
+
+        return suite_lang_next(&R->suite, &R->suite.samples[job], res, run, err);
+}
+
 /* The suite's timeout applies to each of a run's units when the row counts
  * them (ClassEval: its test classes; limit_derive adds the imports' slack). */
 static int start_job(void *vctx, size_t job, struct sbx_run **run, struct sbx_err *err)
@@ -100,6 +130,8 @@ static int start_job(void *vctx, size_t job, struct sbx_run **run, struct sbx_er
 
         if (!program)
                 return -1;
+        if (suite_language(&R->suite))
+                return start_lang_job(R, job, program, units, err, run);
         if (!(R->workdirs[job] = sandbox_mkdtemp(R->sb, err)))
                 return -1;
         if (write_program(R->workdirs[job], program, err) < 0 ||
@@ -132,8 +164,9 @@ static int finish_job(void *vctx, size_t job, struct run_result *res, struct sbx
         remove_workdir(&R->workdirs[job]);
         if (!v)
                 return sbx_fail_oom(err, "verdict");
-        suite_score(&R->suite, &R->suite.tasks[smp->task], res, v);
+        suite_score(&R->suite, smp, res, v);
         line = results_line_json(smp->fields, smp->index, smp->line, v, &R->meta);
+        suite_lang_release(&R->suite, smp);     /* the verdict's compile strings were its */
         R->ran++;
         R->passed += v->passed;
         free(v);
@@ -178,13 +211,21 @@ static int load_suite(struct suite_run *R, struct sbx_err *err)
         auto_free char *shipped = NULL;
         const char *problems;
 
-        if (suite_def_load(&R->suite.def, o->suite, err) < 0)
+        auto_free char *named = NULL;
+        const char *name = o->suite;
+        /* --suite humaneval-x --language cpp: the row humaneval-x-cpp */
+        if (o->language && !strcmp(name, "humaneval-x")) {
+                if (asprintf(&named, "%s-%s", name, o->language) < 0)
+                        return sbx_fail_oom(err, "suite");
+                name = named;
+        }
+        if (suite_def_load(&R->suite.def, name, err) < 0)
                 return -1;
         problems = o->problems ? o->problems : R->suite.def.problems;
-        if (!problems && !suite_row_find(o->suite))
+        if (!problems && !suite_row_find(name))
                 return sbx_fail(err, 0, "%s: no \"problems\" in the suite file: "
                                 "pass --problems FILE", o->suite);
-        if (!problems && suite_default_problems(o->suite, &shipped, err) < 0)
+        if (!problems && suite_default_problems(name, &shipped, err) < 0)
                 return -1;
         if (!problems)
                 problems = shipped;
@@ -391,7 +432,7 @@ static int jobs_parallel(const struct cli_opts *o)
 static int run_jobs(struct suite_run *R, const size_t *jobs, size_t njobs,
                     struct sbx_err *err)
 {
-        struct sched_ops ops = { R, start_job, finish_job, show_progress };
+        struct sched_ops ops = { R, start_job, finish_job, show_progress, next_job };
         sigset_t waitmask;
         int parallel = jobs_parallel(R->opts);
 
@@ -452,20 +493,31 @@ static int suite_main(struct suite_run *R, struct sbx_err *err)
         if (load_suite(R, err) < 0)
                 return -1;
         R->timeout_ms = o->timeout_ms > 0 ? o->timeout_ms : R->suite.def.timeout_ms;
+        R->suite.compile_timeout_ms = o->compile_timeout_ms;
         if (set_results_meta(R, err) < 0 || select_tasks(R, err) < 0 ||
             check_programs(R, err) < 0)
+                return -1;
+        /* a missing toolchain: exit 3 before a results file is written */
+        if (!o->dump_dir &&
+            suite_lang_check(&R->suite, o->sb.memory_bytes ? o->sb.memory_bytes
+                                                           : limit_default(LIMIT_MEMORY), err) < 0)
                 return -1;
         if (o->dump_dir)
                 return suite_dump_programs(&R->suite, R->task_on, &R->meta, o->dump_dir, err);
         if (open_results(R, &jobs, &njobs, err) < 0)
                 return -1;
         apply_suite_sandbox(R);
+        /* no Python to keep warm: a compiled suite's runs are its binaries */
+        if (suite_language(&R->suite) && o->warm < 1)
+                o->sb.warm = false;
         if (R->suite.ops->max_output_bytes && !o->sb.max_output_bytes)
                 o->sb.max_output_bytes = R->suite.ops->max_output_bytes;
         if (njobs && sandbox_open(&R->sb, &o->sb, err) < 0)
                 return -1;
         if (njobs && R->suite.ops->prepare &&
             R->suite.ops->prepare(&R->suite, R->sb, jobs_parallel(o), err) < 0)
+                return -1;
+        if (njobs && suite_lang_prepare(&R->suite, R->sb, suite_data_dir(), err) < 0)
                 return -1;
         R->progress = o->progress == 1 || (o->progress < 0 && isatty(2));
         R->started_ms = sbx_now_ms();

@@ -50,6 +50,23 @@ static void add_run_fields(cJSON *o, const struct run_result *r)
                 set_item(o, "detail", cJSON_CreateString(r->detail));
 }
 
+/* A compiled language's build: the compiler's message is the compile
+ * run's stderr_tail when it failed. */
+static cJSON *compile_json(const struct verdict_compile *c)
+{
+        cJSON *o = cJSON_CreateObject();
+
+        if (!o)
+                return NULL;
+        cJSON_AddStringToObject(o, "status", c->status ? c->status : "");
+        cJSON_AddBoolToObject(o, "cached", c->cached);
+        cJSON_AddNumberToObject(o, "duration", (double)(long long)(c->duration_s * 1e4) / 1e4);
+        cJSON_AddNumberToObject(o, "cpu", (double)(long long)(c->cpu_s * 1e4) / 1e4);
+        if (c->detail && c->detail[0])
+                cJSON_AddStringToObject(o, "detail", c->detail);
+        return o;
+}
+
 /* The last RESULT_STDERR_TAIL_BYTES of stderr, from a line start when one
  * is in reach (the tail the run kept is longer than this). */
 static cJSON *stderr_tail(const struct run_output *e)
@@ -90,6 +107,8 @@ cJSON *results_line_json(const cJSON *sample_fields, size_t index, long line,
         set_item(o, "passed", cJSON_CreateBool(v->passed));
         if (v->run)
                 add_run_fields(o, v->run);
+        if (v->compile.built)
+                set_item(o, "compile", compile_json(&v->compile));
         if (v->base_status[0]) {
                 set_item(o, "base_status", cJSON_CreateString(v->base_status));
                 set_item(o, "plus_status", cJSON_CreateString(v->plus_status));

@@ -116,6 +116,7 @@ static void add_counts(cJSON *sum, cJSON *const *lines, size_t n, const struct s
         cJSON_AddNumberToObject(sum, "failed", (double)counts[VERDICT_FAILED]);
         cJSON_AddNumberToObject(sum, "timed_out", (double)counts[VERDICT_TIMED_OUT]);
         cJSON_AddNumberToObject(sum, "errors", (double)counts[VERDICT_ERROR]);
+        cJSON_AddNumberToObject(sum, "compile_errors", (double)counts[VERDICT_COMPILE_ERROR]);
         cJSON_AddStringToObject(sum, "tier", tier ? tier : "none");
         /* bytes of samples or output that were not UTF-8, written as U+FFFD */
         cJSON_AddNumberToObject(sum, "invalid_utf8_replaced", (double)bad_utf8);
@@ -280,9 +281,12 @@ void suite_summary_print(FILE *fp, const cJSON *s, summary_print_fn *print_extra
                 json_get_num(s, "samples", 0), json_get_num(s, "tasks", 0),
                 cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(s, "complete")) ? "" : " (incomplete)",
                 cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(s, "tier")));
-        fprintf(fp, "  passed %.0f, failed %.0f, timed out %.0f, errors %.0f\n",
+        fprintf(fp, "  passed %.0f, failed %.0f, timed out %.0f, errors %.0f",
                 json_get_num(s, "passed", 0), json_get_num(s, "failed", 0),
                 json_get_num(s, "timed_out", 0), json_get_num(s, "errors", 0));
+        if (json_get_num(s, "compile_errors", 0) > 0)
+                fprintf(fp, ", compile errors %.0f", json_get_num(s, "compile_errors", 0));
+        fputc('\n', fp);
         double missing = json_get_num(s, "tasks_without_samples", 0);
         char partial[96] = "";
         if (missing > 0)

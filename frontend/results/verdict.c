@@ -11,6 +11,7 @@ static const char *const words[VERDICT_KINDS] = {
         [VERDICT_PASSED] = "passed",
         [VERDICT_TIMED_OUT] = "timed out",
         [VERDICT_ERROR] = "failed: ",
+        [VERDICT_COMPILE_ERROR] = "failed: compilation error",
 };
 
 void verdict_set(struct verdict *v, enum verdict_kind kind, const char *why, ...)
@@ -20,7 +21,8 @@ void verdict_set(struct verdict *v, enum verdict_kind kind, const char *why, ...
 
         v->kind = kind;
         v->passed = kind == VERDICT_PASSED;
-        if (kind != VERDICT_FAILED || !why || n < 0 || (size_t)n >= sizeof(v->result))
+        if ((kind != VERDICT_FAILED && kind != VERDICT_COMPILE_ERROR) || !why || n < 0 ||
+            (size_t)n >= sizeof(v->result))
                 return;
         va_start(ap, why);
         vsnprintf(v->result + n, sizeof(v->result) - (size_t)n, why, ap);
@@ -35,5 +37,7 @@ enum verdict_kind verdict_kind_of(const char *result, const char *status)
                 return VERDICT_PASSED;
         if (!strcmp(result, words[VERDICT_TIMED_OUT]))
                 return VERDICT_TIMED_OUT;
+        if (!strncmp(result, words[VERDICT_COMPILE_ERROR], strlen(words[VERDICT_COMPILE_ERROR])))
+                return VERDICT_COMPILE_ERROR;
         return VERDICT_FAILED;
 }

@@ -14,7 +14,18 @@ enum verdict_kind {
         VERDICT_PASSED,         /* "passed" */
         VERDICT_TIMED_OUT,      /* "timed out" */
         VERDICT_ERROR,          /* the sandbox could not run it (run status "error") */
+        VERDICT_COMPILE_ERROR,  /* "failed: compilation error[: <message>]" (issue 32) */
         VERDICT_KINDS,
+};
+
+/* A compiled language's build, as the results line records it. */
+struct verdict_compile {
+        bool built;                     /* a compiled language's sample: the rest is set */
+        const char *status;             /* "compiled", "cached", "compile_error", "error" */
+        bool cached;                    /* from the compile cache */
+        double duration_s, cpu_s;
+        const char *detail;             /* why it did not compile ("exit status 1") */
+        const char *message;            /* the tail of the compiler's output, or NULL */
 };
 
 struct run_result;
@@ -27,6 +38,7 @@ struct verdict {
         char base_status[16], plus_status[16];  /* evalplus: pass/fail/timeout, else "" */
         int fail_input[2];              /* evalplus: the failing base/plus input, or -1 */
         char exception[128];            /* the exception's type when it raised, else "" */
+        struct verdict_compile compile; /* borrowed strings: until the sample is released */
         /* ClassEval */
         size_t n_classes;
         char *const *class_names;
@@ -36,7 +48,8 @@ struct verdict {
 };
 
 /* Sets kind, passed and the words: why (a printf format, NULL for none)
- * follows "failed: " for VERDICT_FAILED and is ignored otherwise. */
+ * follows "failed: " for VERDICT_FAILED, "failed: compilation error" for
+ * VERDICT_COMPILE_ERROR, and is ignored otherwise. */
 void verdict_set(struct verdict *v, enum verdict_kind kind, const char *why, ...)
         __attribute__((format(printf, 3, 4)));
 /* The kind a results line records, from its "result" and run "status"

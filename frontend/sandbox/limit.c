@@ -62,6 +62,14 @@ const struct limit_desc limit_table[LIMIT_COUNT] = {
                 .help = "captured bytes per stream (default {default}); past it the rest\n"
                         "is discarded and the result says truncated",
         },
+        [LIMIT_COMPILE_TIMEOUT] = {
+                .option = "compile-timeout", .metavar = "SEC", .unit = LIMIT_UNIT_MS,
+                .default_value = 0, .min = 1, .max = SBX_MAX_TIMEOUT_MS,
+                .scope = LIMIT_PER_RUN, .helper_flag = "--timeout",
+                .elsewhere = "the compile's own run (lang/): sbx-run's clock",
+                .help = "a compiled language's compile: wall-clock limit (default: the\n"
+                        "language's, 30 s); a compile past it is a compile_error",
+        },
         [LIMIT_JOBS] = {
                 .option = "jobs", .short_option = 'j', .metavar = "N",
                 .unit = LIMIT_UNIT_COUNT, .default_value = 0, .min = 1,

@@ -45,6 +45,7 @@ enum limit_id {
         LIMIT_MEMORY,
         LIMIT_FSIZE,
         LIMIT_MAX_OUTPUT,
+        LIMIT_COMPILE_TIMEOUT,  /* a compiled language's compile (lang/) */
         LIMIT_JOBS,
         LIMIT_COUNT,
 };

@@ -46,15 +46,26 @@ static void run_limits(const struct run_spec *spec, int64_t *timeout_ms, int64_t
         *cpu_s = cpu_under_caller(lim.cpu_s);
 }
 
-/* The run's address-space limit: the spec's where it is below the
- * session's, else the session's (-1: none). */
+/* The run's address-space limit: the spec's (0: the session's; -1: none).
+ * Who asks for one decides its bound: a compile's is its language row's,
+ * a --serve or HTTP request's is clamped to the session's (serve_exec.c). */
 static long long run_memory(const struct sandbox *sb, const struct run_spec *spec)
 {
-        long long session = sb->opts.memory_bytes;
+        return spec->memory_bytes ? spec->memory_bytes : sb->opts.memory_bytes;
+}
 
-        if (spec->memory_bytes > 0 && (session < 0 || spec->memory_bytes < session))
-                return spec->memory_bytes;
-        return session;
+/* A zygote's runs share its limits and binds. A run may lower its memory
+ * warm (the zygote's run message carries it; the zygote's own hard limit is
+ * the session's); more memory than the session's, or its own fsize, output
+ * cap or read-only binds, go cold. */
+static bool run_spec_own_limits(const struct sandbox *sb, const struct run_spec *spec)
+{
+        long long session = sb->opts.memory_bytes;
+        bool more_memory = spec->memory_bytes && session >= 0 &&
+                           (spec->memory_bytes < 0 || spec->memory_bytes > session);
+
+        return more_memory || spec->fsize_bytes || spec->max_output_bytes ||
+               (spec->ro_binds && spec->ro_binds[0]);
 }
 
 /* A run not yet started: no fds, no pid, its limits and output caps set. */
@@ -77,8 +88,10 @@ static struct sbx_run *run_new(struct sandbox *sb, const struct tier_ops *t,
         r->workdir = strdup(spec->workdir);
         run_limits(spec, &r->timeout_ms, &r->cpu_limit_s);
         r->memory_bytes = run_memory(sb, spec);
-        output_capture_init(&r->out_cap, &r->res.out, sb->opts.max_output_bytes);
-        output_capture_init(&r->err_cap, &r->res.err, sb->opts.max_output_bytes);
+        r->fsize_bytes = spec->fsize_bytes ? spec->fsize_bytes : sb->opts.fsize_bytes;
+        size_t cap = spec->max_output_bytes ? spec->max_output_bytes : sb->opts.max_output_bytes;
+        output_capture_init(&r->out_cap, &r->res.out, cap);
+        output_capture_init(&r->err_cap, &r->res.err, cap);
         return r;
 }
 
@@ -147,7 +160,7 @@ int run_start_tier(struct sandbox *sb, const struct tier_ops *t,
                 return -1;
         }
         if (r->workdir && sb->opts.warm && t == sb->tier && !spec->workdir_data &&
-            (started = warm_backend.start(r, spec, err)) == 1)
+            !run_spec_own_limits(sb, spec) && (started = warm_backend.start(r, spec, err)) == 1)
                 r->backend = &warm_backend;
         if (started == 0)
                 started = start_cold(r, spec, err);
@@ -248,10 +261,18 @@ int run_tier_sync(struct sandbox *sb, const struct tier_ops *t,
                   struct run_result *res, struct sbx_err *err)
 {
         struct sbx_run *r;
-        struct pollfd pfds[4];
 
         if (run_start_tier(sb, t, spec, &r, err) < 0)
                 return -1;
+        sbx_run_wait(r, stop, res);
+        return 0;
+}
+
+void sbx_run_wait(struct sbx_run *r, const volatile sig_atomic_t *stop,
+                  struct run_result *res)
+{
+        struct pollfd pfds[4];
+
         for (;;) {
                 size_t n = sbx_run_pollfds(r, pfds, 4);
                 int64_t wait = sbx_run_deadline_ms(r) - sbx_now_ms();
@@ -265,5 +286,4 @@ int run_tier_sync(struct sandbox *sb, const struct tier_ops *t,
                         break;
         }
         sbx_run_finish(r, res);
-        return 0;
 }

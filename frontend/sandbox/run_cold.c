@@ -62,7 +62,7 @@ static int run_spawn(struct sbx_run *r, const struct strvec *argv,
         struct proc_limits lim = {
                 .cpu_s = r->cpu_limit_s,
                 .as_bytes = r->memory_bytes,
-                .fsize_bytes = sb->opts.fsize_bytes,
+                .fsize_bytes = r->fsize_bytes,
                 .nproc = r->tier->counts_nproc ? sb->nproc_limit : 0,
         };
         struct proc_spec ps = {
@@ -105,6 +105,8 @@ int run_build_argv(struct sandbox *sb, const struct tier_ops *t,
                 .timeout_ms = timeout_ms, .cpu_s = cpu_limit_s,
                 .tmpfs_bytes = DEFAULT_WORKDIR_BYTES,
                 .argv = spec->argv,
+                .fsize_bytes = spec->fsize_bytes,
+                .ro_binds = spec->ro_binds,
         };
 
         if (memory_bytes != sb->opts.memory_bytes)

@@ -38,6 +38,7 @@ struct sbx_run {
         char *workdir;
         int64_t timeout_ms, cpu_limit_s;
         long long memory_bytes;         /* the run's: spec's or session's (-1: none) */
+        long long fsize_bytes;          /* the spec's, else the session's */
         int64_t start_ms, end_ms, deadline_ms;
         struct output_capture out_cap, err_cap;
         char status_buf[STATUS_MAX_BYTES + 1];  /* helper status JSON / bwrap json-status */

@@ -277,6 +277,16 @@ void sandbox_close(struct sandbox *sb)
 enum tier sandbox_tier(const struct sandbox *sb) { return tier_id(sb->tier); }
 const char *sandbox_python(const struct sandbox *sb) { return sb->python; }
 
+bool sandbox_private_tmp(const struct sandbox *sb)
+{
+        return sb->tier && !sb->tier->weak;
+}
+
+long long sandbox_memory_bytes(const struct sandbox *sb)
+{
+        return sb->opts.memory_bytes;
+}
+
 bool sandbox_binds_data(const struct sandbox *sb)
 {
         return sb->tier && sb->tier->binds_data && !sb->opts.warm;

@@ -149,10 +149,18 @@ struct run_spec {
          * set; the file then holds the first stdout_limit_bytes. */
         int stdout_fd;
         int64_t stdout_limit_bytes;
-        /* This run's address-space limit: 0 = the session's; else this
-         * one where it is lower than the session's (a run never gets more
-         * than the session allows), cold and warm alike. */
-        long long memory_bytes;
+        /* This run's own limits, 0 = the session's: a compile's (issue 32)
+         * differ from the program's, and a --serve or HTTP request may
+         * lower its memory (serve_exec.c clamps it to the session's). A
+         * run with less memory stays warm; with more, or with any other of
+         * them or ro_binds, it runs cold. */
+        int64_t memory_bytes;           /* address space; -1 = none */
+        int64_t fsize_bytes;
+        size_t max_output_bytes;        /* per stream */
+        /* More read-only paths for this run only (a compile's support
+         * files), absolute and reached without symlinks, NULL-terminated
+         * or NULL. The weak tiers show the host anyway. */
+        const char *const *ro_binds;
 };
 
 /* A larger stdin is refused (the run is not started). */
@@ -202,5 +210,15 @@ void sandbox_warm_counts(const struct sandbox *sb, size_t *warm, size_t *cold,
 int sbx_run_sync(struct sandbox *sb, const struct run_spec *spec,
                  const volatile sig_atomic_t *stop, struct run_result *res,
                  struct sbx_err *err);
+/* The loop and finish of sbx_run_sync, for a run already started. */
+void sbx_run_wait(struct sbx_run *r, const volatile sig_atomic_t *stop,
+                  struct run_result *res);
+
+/* Whether each run of the session's tier gets a /tmp and home of its own
+ * (helper, bwrap), or shares the host's (the weak tiers). */
+bool sandbox_private_tmp(const struct sandbox *sb);
+/* The session's address-space limit (-1: none): a run's unless its spec
+ * sets its own. */
+long long sandbox_memory_bytes(const struct sandbox *sb);
 
 #endif

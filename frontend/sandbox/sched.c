@@ -91,8 +91,18 @@ static int settle(struct loop *L, struct slot *s, struct run_result *res,
                 return 0;
         }
         s->held = false;
+        if (ops && ops->next) {
+                struct sbx_run *run = NULL;
+                int more = ops->next(ops->ctx, s->job, res, &run, err);
+                if (more < 0)
+                        rc = -1;
+                if (more == 1) {        /* the slot's job goes on */
+                        s->run = run;
+                        return 0;
+                }
+        }
         L->inflight--;
-        if (ops && ops->done(ops->ctx, s->job, res, err) < 0)
+        if (rc == 0 && ops && ops->done(ops->ctx, s->job, res, err) < 0)
                 rc = -1;
         run_result_free(res);
         return rc;

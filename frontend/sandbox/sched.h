@@ -21,6 +21,12 @@ struct sched_ops {
         int (*done)(void *ctx, size_t job, struct run_result *res, struct sbx_err *err);
         /* Called after each wakeup (progress display); may be NULL. */
         void (*tick)(void *ctx);
+        /* A job of more than one run (a compile, then the program): its
+         * run ended with res. 1: it goes on with *run in the same slot
+         * (res was the job's to free), 0: res is the job's last, to done,
+         * -1 stops with err. NULL: every job is one run. */
+        int (*next)(void *ctx, size_t job, struct run_result *res, struct sbx_run **run,
+                    struct sbx_err *err);
 };
 
 enum sched_outcome {

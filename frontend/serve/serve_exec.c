@@ -117,6 +117,16 @@ int serve_job_program(const struct serve_exec *x, const struct serve_program *p,
         return 0;
 }
 
+/* A request's memory lowers the session's, never raises it (the engine
+ * gives a run what its spec asks: a compile's may be more). 0: the
+ * session's. */
+static int64_t request_memory(const struct sandbox *sb, long long asked)
+{
+        long long session = sandbox_memory_bytes(sb);
+
+        return asked > 0 && (session < 0 || asked < session) ? asked : 0;
+}
+
 int serve_job_start(struct serve_job *j, struct sbx_err *err)
 {
         const struct serve_exec *x = j->x;
@@ -132,7 +142,7 @@ int serve_job_start(struct serve_job *j, struct sbx_err *err)
                 .private_workdir = !p->host_workdir,
                 .workdir_files = p->host_workdir ? NULL : files,
                 .env_extra = (const char *const *)p->env, .timeout_ms = timeout,
-                .cpu_limit_s = cpu_of(x, timeout), .memory_bytes = p->memory_bytes,
+                .cpu_limit_s = cpu_of(x, timeout), .memory_bytes = request_memory(x->sb, p->memory_bytes),
                 .stdin_data = p->stdin_data, .stdin_len = p->stdin_len,
         };
         return sbx_run_start(x->sb, &spec, &j->run, err);
@@ -156,7 +166,7 @@ static int start_argv(struct serve_job *j, struct sbx_err *err)
         struct run_spec spec = {
                 .argv = rq->argv, .workdir = workdir, .private_workdir = false,
                 .env_extra = (const char *const *)rq->env, .timeout_ms = timeout,
-                .cpu_limit_s = cpu_of(j->x, timeout), .memory_bytes = rq->memory_bytes,
+                .cpu_limit_s = cpu_of(j->x, timeout), .memory_bytes = request_memory(j->x->sb, rq->memory_bytes),
                 .stdin_data = rq->stdin_text, .stdin_len = rq->stdin_len,
         };
         int rc = sbx_run_start(j->x->sb, &spec, &j->run, err);

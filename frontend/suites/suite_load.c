@@ -165,13 +165,16 @@ static int sample_code(struct suite_sample *smp, const char *where, struct sbx_e
         cJSON *c = cJSON_GetObjectItemCaseSensitive(smp->fields, "completion");
         cJSON *sol = cJSON_GetObjectItemCaseSensitive(smp->fields, "solution");
 
+        /* CodeGeeX's HumanEval-X samples name the completion "generation" */
+        if (!c && !sol)
+                c = cJSON_GetObjectItemCaseSensitive(smp->fields, "generation");
         if (c && !cJSON_IsString(c))
                 return sbx_fail(err, 0, "%s: \"completion\" must be a string", where);
         if (!c && sol && !cJSON_IsString(sol))
                 return sbx_fail(err, 0, "%s: \"solution\" must be a string", where);
         if (!c && !sol)
-                return sbx_fail(err, 0, "%s: missing field \"completion\" (or evalplus \"solution\")",
-                                where);
+                return sbx_fail(err, 0, "%s: missing field \"completion\" (or evalplus \"solution\", "
+                                "HumanEval-X's \"generation\")", where);
         smp->code = c ? c->valuestring : sol->valuestring;
         smp->is_solution = !c;
         return 0;
@@ -337,6 +340,7 @@ void suite_free(struct suite *s)
         free(s->problems_path);
         free(s->samples_path);
         evalplus_free(s->evalplus);
+        suite_lang_free(s);
         suite_def_free(&s->def);
         memset(s, 0, sizeof(*s));
 }

@@ -47,6 +47,11 @@ struct suite_ops {
         int (*prepare)(struct suite *s, struct sandbox *sb, int parallel, struct sbx_err *err);
         void (*score)(const struct suite *s, const struct suite_task *t,
                       const struct run_result *r, struct verdict *v);
+        /* A compiled language's suite (its row's language, not Python): the
+         * compile flags and libs of a task's program (NULL: the language's
+         * defaults), handed to lang/'s build-then-run (suite_lang.c). */
+        void (*lang_flags)(const struct suite *s, const struct suite_task *t,
+                           const char *const **flags, const char *const **libs);
         const struct summary_extra *summary;    /* the summary's own section, or NULL */
         summary_print_fn *print_summary;        /* that section in the text summary, or NULL */
 };
@@ -60,11 +65,15 @@ struct suite_row {
         /* Why none is shipped and where to get one (NULL: --problems is required). */
         const char *not_shipped, *get_problems;
         bool evalplus_only;                     /* reads only evalplus's files (native, OriginFmt) */
+        /* The programs' language (a row of lang/; NULL: Python through the
+         * driver) and the support files' set in the suite's data directory
+         * (its Go module, js-md5, Cargo.toml: lang_support.c), or NULL. */
+        const char *language, *support_set;
         bool custom;                            /* a custom suite file's: its template builds any file */
 };
 
 extern const struct suite_ops suite_humaneval_ops, suite_mbpp_ops, suite_classeval_ops,
-                              suite_custom_ops, suite_evalplus_ops;
+                              suite_custom_ops, suite_evalplus_ops, suite_humanevalx_ops;
 /* What a custom suite file starts from (suite_custom.c). */
 extern const struct suite_row suite_custom_row;
 

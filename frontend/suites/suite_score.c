@@ -54,13 +54,14 @@ void suite_score_script(const struct suite *s, const struct suite_task *t,
         driver_report_free(&rep);
 }
 
-void suite_score(const struct suite *s, const struct suite_task *t,
+void suite_score(const struct suite *s, const struct suite_sample *smp,
                  const struct run_result *r, struct verdict *v)
 {
         memset(v, 0, sizeof(*v) - sizeof(v->counts_store));
         v->counts = v->counts_store;
         v->run = r;
-        s->ops->score(s, t, r, v);
+        suite_lang_verdict(s, smp, v);
+        s->ops->score(s, &s->tasks[smp->task], r, v);
         /* the words stay the scorer's; the summary counts it as an error */
         if (r->status == RUN_ERROR)
                 v->kind = VERDICT_ERROR;

@@ -5,7 +5,8 @@
 #include "results.h"
 #include "suite.h"
 
-void suite_score(const struct suite *s, const struct suite_task *t,
+/* The sample's run (or its compile, when that failed) into a verdict. */
+void suite_score(const struct suite *s, const struct suite_sample *smp,
                  const struct run_result *r, struct verdict *v);
 
 #endif

@@ -11,6 +11,15 @@
  * are asserts (no ground truth to compute first); MBPP+ in evalplus's
  * native form (--suite mbppplus reads that and MbppPlus-OriginFmt, whose
  * timeout is the row's). */
+/* HumanEval-X's six languages, one row each (--suite humaneval-x-cpp): its
+ * file for the language, built and run by lang/'s row (a Go test file as
+ * `go test -c` builds it, Rust's as `cargo test` does) with its support
+ * files (suites/humaneval-x: the Go module, js-md5, Cargo.toml). */
+#define HUMANEVALX(LANG, ROW) { .name = "humaneval-x-" LANG, \
+        .ops = &suite_humanevalx_ops, .timeout_ms = HUMANEVALX_TIMEOUT_MS, \
+        .shipped_problems = "humaneval-x/humaneval_" LANG ".jsonl.gz", \
+        .language = ROW, .support_set = "humaneval-x" }
+
 static const struct suite_row rows[] = {
         { .name = "humaneval", .ops = &suite_humaneval_ops,
           .timeout_ms = HUMANEVAL_TIMEOUT_MS,
@@ -29,6 +38,12 @@ static const struct suite_row rows[] = {
           .not_shipped = "ClassEval's data is CC BY-NC 4.0",
           .get_problems = "get ClassEval_data.json from "
                           "https://github.com/FudanSELab/ClassEval (data/)" },
+        HUMANEVALX("python", "python"),
+        HUMANEVALX("cpp", "cpp"),
+        HUMANEVALX("java", "java"),
+        HUMANEVALX("js", "js"),
+        HUMANEVALX("go", "go-test"),
+        HUMANEVALX("rust", "rust-test"),
 };
 
 #define N_ROWS (sizeof(rows) / sizeof(rows[0]))

@@ -27,6 +27,7 @@ not_ok() { _tap_n=$((_tap_n + 1)); _tap_failed=$((_tap_failed + 1)); echo "not o
 diag() { printf '# %s\n' "$@" >&2; }
 # skip_all REASON: the whole script is skipped, with the reason printed.
 skip_all() { echo "1..0 # SKIP $*"; exit 0; }
+skip() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n # SKIP $*"; }
 # check DESCRIPTION CMD...: ok when CMD exits 0.
 check() { local d=$1; shift; if "$@"; then ok "$d"; else not_ok "$d"; fi; }
 # check_fails DESCRIPTION CMD...: ok when CMD exits non-zero.
@@ -58,6 +59,24 @@ require_data() {
         for f in "$@"; do
                 [ -r "$f" ] || skip_all "${f#"$SBX_DATA"/} is not shipped with sbx and SBX_TEST_DATA has no copy (make check-full with SBX_TEST_DATA=/path/to/shared/suites)"
         done
+}
+
+# have_toolchain CMD...: 0 when every CMD is on sbx's tool path
+# (/usr/local/bin:/usr/bin:/bin, Debian's toolchains: make deps installs
+# them). Else 1, after a skip line saying which is missing, or, with
+# CI=true (CI installs every toolchain: .ci/run), after a failure.
+have_toolchain() {
+        local c missing=""
+        for c in "$@"; do
+                PATH=/usr/local/bin:/usr/bin:/bin command -v "$c" >/dev/null || missing="$missing $c"
+        done
+        [ -z "$missing" ] && return 0
+        if [ "${CI:-}" = true ]; then
+                not_ok "toolchain:$missing installed (CI=true: .ci/run installs every toolchain)"
+        else
+                skip "toolchain:$missing not installed (make deps installs it)"
+        fi
+        return 1
 }
 
 # as_user CMD...: runs CMD as the unprivileged test user with a clean

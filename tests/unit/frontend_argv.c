@@ -194,6 +194,45 @@ static void helper_gets_limits_as_options(void **state)
         strvec_free(&v);
 }
 
+/* A compile's own limits and support binds (issue 32): the helper takes a
+ * limit's last value, so the run's come after the session's; bwrap binds
+ * them after the workdir; a run without its own says nothing more. */
+static void a_run_s_own_limits_and_binds_follow_the_session_s(void **state)
+{
+        struct tier_params p = params("/usr/libexec/sbx/sbx-helper");
+        struct strvec prefix = { 0 }, v = { 0 };
+        const char *const own[] = { "/tmp/s/support", NULL };
+        struct run_params rp = {
+                .workdir = "/w", .timeout_ms = 30000, .cpu_s = 35, .argv = cand,
+                .memory_bytes = 2LL << 30, .fsize_bytes = 256 << 20, .ro_binds = own,
+        };
+
+        assert_int_equal(tier_build_prefix(TIER_HELPER, &p, &prefix), 0);
+        assert_int_equal(tier_build_argv(TIER_HELPER, &prefix, &rp, &v), 0);
+        int session = index_of(&v, "--memory", 0), run = index_of(&v, "--memory", session + 1);
+        assert_true(session > 0 && run > session);
+        assert_string_equal(v.items[run + 1], "2147483648");
+        assert_true(HAS(&v, "--fsize", "268435456"));
+        assert_true(HAS(&v, "--ro-bind", "/tmp/s/support"));
+        assert_true(index_of(&v, "--ro-bind", 0) < index_of(&v, "--", 0));
+        strvec_free(&v);
+        rp.memory_bytes = rp.fsize_bytes = 0;
+        rp.ro_binds = NULL;
+        assert_int_equal(tier_build_argv(TIER_HELPER, &prefix, &rp, &v), 0);
+        assert_int_equal(index_of(&v, "--memory", index_of(&v, "--memory", 0) + 1), -1);
+        assert_false(HAS(&v, "--ro-bind", "/tmp/s/support"));
+        strvec_free(&prefix);
+        strvec_free(&v);
+
+        p = params("/usr/bin/bwrap");
+        rp.ro_binds = own;
+        assert_int_equal(tier_build_prefix(TIER_BWRAP, &p, &prefix), 0);
+        assert_int_equal(tier_build_argv(TIER_BWRAP, &prefix, &rp, &v), 0);
+        assert_true(HAS(&v, "--bind", "/w", "/w", "--ro-bind", "/tmp/s/support", "/tmp/s/support"));
+        strvec_free(&prefix);
+        strvec_free(&v);
+}
+
 static void weak_tiers(void **state)
 {
         struct tier_params p = params("/usr/bin/unshare");
@@ -254,6 +293,7 @@ int main(void)
                 cmocka_unit_test(bwrap_user_workdir_is_bound_rw),
                 cmocka_unit_test(bwrap_zygote_has_no_run_init),
                 cmocka_unit_test(helper_gets_limits_as_options),
+                cmocka_unit_test(a_run_s_own_limits_and_binds_follow_the_session_s),
                 cmocka_unit_test(weak_tiers),
                 cmocka_unit_test(env_is_base_workdir_then_extras),
         };

@@ -234,7 +234,8 @@ static void helper_argv_has_every_rows_helper_flag(void **state)
                 assert_true(found);
                 flags++;
         }
-        assert_int_equal(flags, 4);     /* --timeout, --cpu, --memory, --fsize */
+        /* --timeout, --cpu, --memory, --fsize, and a compile's --timeout */
+        assert_int_equal(flags, 5);
         strvec_free(&prefix);
         strvec_free(&argv);
 }

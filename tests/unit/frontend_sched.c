@@ -35,6 +35,8 @@ struct seen {
         bool held;                              /* that result was finished */
         size_t stop_after, fail_done_at;        /* dones before *stop / done's -1; 0: never */
         size_t n_done, started_at_stop;
+        bool two_runs;                          /* even jobs go on with a second run */
+        int nexts[MAX_JOBS];
         volatile sig_atomic_t *stop;
 };
 
@@ -114,7 +116,24 @@ static int fake_done(void *ctx, size_t job, struct run_result *res, struct sbx_e
         return 0;
 }
 
-static const struct sched_ops ops = { .start = fake_start, .done = fake_done };
+/* With two_runs, an even job is a compile then a run: its first run's
+ * end starts its second in the same slot. */
+static int fake_next(void *ctx, size_t job, struct run_result *res, struct sbx_run **run,
+                     struct sbx_err *err)
+{
+        struct fake_run *f = &S.runs[job];
+
+        S.nexts[job]++;
+        if (!S.two_runs || job % 2 || S.nexts[job] > 1)
+                return 0;
+        run_result_free(res);
+        *f = (struct fake_run){ .job = job, .steps_left = 2 };
+        S.inflight++;
+        *run = (struct sbx_run *)f;
+        return 1;
+}
+
+static const struct sched_ops ops = { .start = fake_start, .done = fake_done, .next = fake_next };
 
 static int run(const size_t *jobs, size_t n, int parallel, volatile sig_atomic_t *stop,
                struct sbx_err *err)
@@ -280,6 +299,25 @@ static void a_stop_seen_after_the_hold_ran_out_still_drops_it(void **state)
         assert_int_equal(S.inflight, 0);
 }
 
+/* A job of two runs (a compile, then the program) keeps its slot between
+ * them, and only its last run's result is done; the others are one run. */
+static void a_job_goes_on_with_its_next_run_in_its_slot(void **state)
+{
+        const size_t *jobs = in_order();
+        struct sbx_err err = { 0 };
+
+        S.two_runs = true;
+        assert_int_equal(run(jobs, 10, 2, NULL, &err), SCHED_DONE);
+        assert_int_equal(S.n_done, 10);
+        for (size_t j = 0; j < 10; j++) {
+                assert_int_equal(S.dones[j], 1);
+                assert_int_equal(S.starts[j], 1);
+                assert_int_equal(S.nexts[j], j % 2 ? 1 : 2);
+        }
+        assert_int_equal(S.max_inflight, 2);
+        assert_int_equal(S.inflight, 0);
+}
+
 static void j_outside_one_to_the_ceiling_is_refused(void **state)
 {
         static const size_t jobs[] = { 0 };
@@ -304,6 +342,7 @@ int main(void)
                 cmocka_unit_test_setup(a_result_that_may_be_a_stop_is_held_then_kept, reset),
                 cmocka_unit_test_setup(a_stop_during_the_hold_drops_the_held_result, reset),
                 cmocka_unit_test_setup(a_stop_seen_after_the_hold_ran_out_still_drops_it, reset),
+                cmocka_unit_test_setup(a_job_goes_on_with_its_next_run_in_its_slot, reset),
                 cmocka_unit_test_setup(j_outside_one_to_the_ceiling_is_refused, reset),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);

@@ -109,7 +109,17 @@ static void builtin_rows_name_their_kind_and_timeout(void **state)
         suite_def_free(&def);
         assert_int_equal(suite_def_load(&def, "nope", &err), -1);
         assert_string_equal(err.msg, "unknown suite \"nope\" (humaneval, humanevalplus, mbpp, "
-                            "mbppplus, classeval, or a suite FILE.json)");
+                            "mbppplus, classeval, humaneval-x-python, humaneval-x-cpp, "
+                            "humaneval-x-java, humaneval-x-js, humaneval-x-go, humaneval-x-rust, "
+                            "or a suite FILE.json)");
+        /* HumanEval-X: a row per language, lang/'s row and the support set */
+        const struct suite_row *go = suite_row_find("humaneval-x-go");
+        assert_ptr_equal(go->ops, &suite_humanevalx_ops);
+        assert_string_equal(go->language, "go-test");
+        assert_string_equal(go->support_set, "humaneval-x");
+        assert_int_equal(go->timeout_ms, HUMANEVALX_TIMEOUT_MS);
+        assert_string_equal(suite_row_find("humaneval-x-rust")->language, "rust-test");
+        assert_string_equal(suite_row_find("humaneval-x-python")->language, "python");
 }
 
 static void load_example(struct suite *s, const char *problems)
@@ -188,7 +198,7 @@ static void example_row_scores_and_summarises(void **state)
                 r->out.len = strlen(head);
                 r->out.tail_len = strlen(tails[i]);
                 memcpy(r->out.tail, tails[i], r->out.tail_len);
-                suite_score(&s, &s.tasks[s.samples[i].task], r, v);
+                suite_score(&s, &s.samples[i], r, v);
                 lines[i] = results_line_json(s.samples[i].fields, i, s.samples[i].line, v, &m);
                 assert_non_null(lines[i]);
         }

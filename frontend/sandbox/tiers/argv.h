@@ -61,11 +61,15 @@ struct run_params {
         long long timeout_ms;
         long long cpu_s;
         long long tmpfs_bytes;
-        /* helper only: this run's --memory, after the prefix's (the
-         * session's), which it replaces; 0: the prefix's */
-        long long memory_bytes;
         char *const *env;               /* helper only: passed as --env */
         char *const *argv;
+        /* the run's own limits where they differ from the session's (0:
+         * the session's, in the prefix; the helper takes a limit's last
+         * value, so the run's replaces the prefix's), and its own
+         * read-only binds */
+        long long memory_bytes;         /* -1: none */
+        long long fsize_bytes;
+        const char *const *ro_binds;
 };
 
 /* A warm suite's zygote (docs/warm.md): how long it may live, its CPU,

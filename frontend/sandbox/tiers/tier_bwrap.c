@@ -112,6 +112,9 @@ int bwrap_run(const struct run_params *rp, struct strvec *v)
                 rc |= strvec_extend(v, (const char *[]){ "--bind", rp->workdir,
                                                          rp->workdir, NULL });
         }
+        /* after the workdir: a support file may be bound into it */
+        for (const char *const *b = rp->ro_binds; b && *b; b++)
+                rc |= strvec_extend(v, (const char *[]){ "--ro-bind", *b, *b, NULL });
         /* last of the mounts: the root's mount points are all made */
         rc |= strvec_extend(v, (const char *[]){ "--remount-ro", "/",
                                                  "--chdir", rp->workdir, NULL });

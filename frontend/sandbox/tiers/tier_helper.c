@@ -35,8 +35,15 @@ int helper_run(const struct run_params *rp, struct strvec *v)
         rc |= strvec_pushf(v, "%lld.%03lld", rp->timeout_ms / 1000,
                            rp->timeout_ms % 1000);
         rc |= argv_push_num(v, "--cpu", rp->cpu_s);
-        if (rp->memory_bytes > 0)
+        /* the helper takes a limit's last value: the run's over the prefix's */
+        if (rp->memory_bytes < 0)
+                rc |= strvec_extend(v, (const char *[]){ "--memory", "none", NULL });
+        else if (rp->memory_bytes > 0)
                 rc |= argv_push_num(v, "--memory", rp->memory_bytes);
+        if (rp->fsize_bytes > 0)
+                rc |= argv_push_num(v, "--fsize", rp->fsize_bytes);
+        for (const char *const *b = rp->ro_binds; b && *b; b++)
+                rc |= strvec_extend(v, (const char *[]){ "--ro-bind", *b, NULL });
         if (rp->private_workdir) {
                 rc |= strvec_extend(v, (const char *[]){ "--private-workdir",
                                                          rp->workdir, NULL });
