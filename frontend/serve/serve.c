@@ -18,6 +18,7 @@
 
 #include "results.h"
 #include "serve.h"
+#include "serve_lang.h"
 #include "serve_suite.h"
 #include "stop_signals.h"
 #include "util.h"
@@ -32,6 +33,7 @@ struct job {
         struct serve_request rq;
         struct sbx_run *run;
         struct serve_suite *suite;
+        struct lang_job *lang;          /* run in another language than Python */
         char *dir;                      /* run: the private workdir */
         size_t pfd_off, npfd;
 };
@@ -39,6 +41,7 @@ struct job {
 struct server {
         struct serve_opts *opts;
         struct sandbox *sb;
+        struct lang_session *lang;      /* builds, from the first request in a language */
         int parallel, inflight;
         struct job **slots;
         struct job *head, *tail;
@@ -93,6 +96,7 @@ static void job_free(struct job *j)
         free(j->dir);
         if (j->suite)
                 serve_suite_free(j->suite);
+        serve_lang_free(j->lang);
         serve_request_free(&j->rq);
         free(j);
 }
@@ -119,6 +123,10 @@ static int start_program(struct server *S, struct job *j, struct sbx_err *err)
         auto_free char *path = NULL;
         static const char *const files[] = { PROGRAM_NAME, NULL };
 
+        if (j->rq.language)
+                return serve_lang_start(&S->lang, S->sb, &j->rq, timeout_of(S, j),
+                                        S->opts->cpu_limit_s, S->opts->compile_timeout_ms,
+                                        &j->lang, &j->run, err);
         if (!(j->dir = sandbox_mkdtemp(S->sb, err)))
                 return -1;
         if (asprintf(&path, "%s/%s", j->dir, PROGRAM_NAME) < 0)
@@ -172,6 +180,8 @@ static int start_job(struct server *S, struct job *j, struct sbx_err *err)
         return sbx_fail(err, 0, "internal: unhandled request type");
 }
 
+static void respond_without_run(struct server *S, struct job *j);
+
 static void fill_slots(struct server *S)
 {
         for (int i = 0; i < S->parallel && S->head && !S->dead; i++) {
@@ -183,8 +193,12 @@ static void fill_slots(struct server *S)
                 if (!S->head)
                         S->tail = NULL;
                 S->queued--;
-                if (start_job(S, j, &err) < 0) {
+                int rc = start_job(S, j, &err);
+                if (rc < 0)
                         emit_error(S, j->rq.id, "%s", err.msg);
+                if (rc == 1)            /* a compile error the cache had: no run */
+                        respond_without_run(S, j);
+                if (rc != 0) {
                         job_free(j);
                         i--;            /* the slot is still free */
                         continue;
@@ -291,8 +305,30 @@ static void respond(struct server *S, struct job *j, struct run_result *res)
         }
         cJSON_AddItemToObject(o, "id", cJSON_Duplicate(j->rq.id, false));
         cJSON_AddStringToObject(o, "type", "result");
+        serve_lang_annotate(o, &j->rq, j->lang);
         emit(S, cJSON_PrintUnformatted(o));
         cJSON_Delete(o);
+}
+
+static void respond_without_run(struct server *S, struct job *j)
+{
+        struct run_result res;
+
+        serve_lang_result(j->lang, &res);
+        respond(S, j, &res);
+        run_result_free(&res);
+}
+
+/* A program's compile ended: 1 its run started in the same slot, 0 res
+ * is the job's answer, -1 the error is answered here (res freed). */
+static int next_run(struct server *S, struct job *j, struct run_result *res)
+{
+        struct sbx_err err = { 0 };
+        int rc = serve_lang_next(j->lang, res, &j->run, &err);
+
+        if (rc < 0)
+                emit_error(S, j->rq.id, "%s", err.msg);
+        return rc;
 }
 
 static void end_slot(struct server *S, int i)
@@ -320,6 +356,13 @@ static void step_all(struct server *S)
                 memset(&res, 0, sizeof(res));
                 sbx_run_finish(j->run, &res);
                 j->run = NULL;
+                int more = j->lang ? next_run(S, j, &res) : 0;
+                if (more == 1)
+                        continue;
+                if (more < 0) {
+                        end_slot(S, i);
+                        continue;
+                }
                 if (!S->dead)
                         respond(S, j, &res);
                 run_result_free(&res);
@@ -513,6 +556,7 @@ int serve_main(struct serve_opts *opts, int argc, char **argv)
                         rc = SBX_EXIT_SANDBOX;
                 }
         }
+        serve_lang_close(S.lang);
         if (S.sb)
                 sandbox_close(S.sb);
         if (S.parent_fd >= 0)
