@@ -44,17 +44,22 @@ static const struct lang_limits run_limits = {
 
 /* The JVM's flags, for java as they are and for javac behind -J: one
  * collector thread set (SerialGC), C1 only (these programs live for a
- * second), bounded class space and code cache, no perf file in /tmp. */
+ * second), bounded class space and code cache, no perf file in /tmp, and
+ * thread pools sized for two CPUs whatever the host has (each thread
+ * counts against the run's process limit). */
 #define JVM_FLAGS(P) P "-XX:+UseSerialGC", P "-XX:TieredStopAtLevel=1", \
         P "-XX:CompressedClassSpaceSize=64m", P "-XX:ReservedCodeCacheSize=64m", \
-        P "-XX:MaxMetaspaceSize=192m", P "-XX:-UsePerfData", P "-Xmx{heap_mb}m"
+        P "-XX:MaxMetaspaceSize=192m", P "-XX:-UsePerfData", P "-XX:ActiveProcessorCount=2", \
+        P "-Xmx{heap_mb}m"
 
-/* Go builds offline, with its caches in the compile's private home. cgo
+/* Go builds offline, with its caches in the compile's private home, two
+ * threads' worth of parallelism (its processes and threads count against
+ * the run's process limit, and would grow with the host's CPUs). cgo
  * stays as upstream's image had it (on): the standard packages come
  * built from /usr/lib/go, and a seeded cache is a third of the size
  * (docs/languages.md). */
 #define GO_ENV "HOME={home}", "GOCACHE={home}/go-build", "GOPATH={home}/go", \
-        "GOPROXY=off", "GOTOOLCHAIN=local", "GOTELEMETRY=off"
+        "GOPROXY=off", "GOTOOLCHAIN=local", "GOTELEMETRY=off", "GOMAXPROCS=2"
 
 static const struct lang_row rows[] = {
         { .name = "python", .aliases = { "py", "python3" }, .extensions = { ".py" },
