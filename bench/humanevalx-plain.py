@@ -13,11 +13,14 @@ baseline: a bare loop, one program at a time by default, no sandbox.
     bench/humanevalx-plain.py [--languages cpp,java,js,go,rust,python]
         [--mode split|upstream] [--timeout 5] [-j 1] [--out FILE]
 
---mode split (the default) compiles and runs as two steps, as sbx will:
+--mode split (the default) compiles and runs as two steps, as sbx does:
 Go as `go test -c` then the test binary, Rust as `rustc --test` against the
 crates prebuilt once with cargo. --mode upstream runs Go's `go test
 main_test.go` and Rust's `cargo check` + `cargo test` in a cargo project, as
-upstream does; the two modes must give the same verdicts. Run it as a
+upstream does; the two modes must give the same verdicts. --mode sbx is
+split with sbx's own flags and environment (frontend/lang/lang_table.c:
+the JVM's flags on javac and java, -Xmx the default 4 GiB less 512 MiB;
+GOMAXPROCS=2): the bare loop bench/humanevalx-bench.sh holds sbx to. Run it as a
 normal user: it works in a fresh temporary directory, removed at the end
 (--keep keeps it), and never touches $HOME (GOCACHE, CARGO_HOME and the
 JVM's files go there too).
@@ -168,6 +171,12 @@ class Cpp(Language):
         return "failed: " + text(err or out), csecs, rsecs
 
 
+# sbx's JVM flags (frontend/lang/lang_table.c JVM_FLAGS), -Xmx for 4 GiB (and its env)
+JVM_FLAGS = ["-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:CompressedClassSpaceSize=64m",
+             "-XX:ReservedCodeCacheSize=64m", "-XX:MaxMetaspaceSize=192m", "-XX:-UsePerfData",
+             "-XX:ActiveProcessorCount=2", "-Xmx3328m"]
+
+
 class Java(Language):
     source = "Main.java"
 
@@ -175,17 +184,23 @@ class Java(Language):
         # The JVM writes its perf data under $TMPDIR/hsperfdata_USER: off.
         self.env["JAVA_TOOL_OPTIONS"] = "-XX:-UsePerfData"
         self.env["JDK_JAVA_OPTIONS"] = ""
+        sbx = self.mode == "sbx"
+        if sbx:
+            self.env["MALLOC_ARENA_MAX"] = "2"
+        self.javac = ["javac"] + (["-J" + f for f in JVM_FLAGS] +
+                                  ["-encoding", "UTF-8", "-proc:none", "-d", "."] if sbx else [])
+        self.java = ["java"] + (JVM_FLAGS + ["-Dfile.encoding=UTF-8"] if sbx else [])
 
     def score(self, task_id, wd):
         csecs, rc = 0.0, -1
         for _ in range(5):      # upstream retries a javac that took over 5 s
-            rc, out, err, secs = run(["javac", os.path.join(wd, "Main.java")], wd, self.env, 5)
+            rc, out, err, secs = run(self.javac + [os.path.join(wd, "Main.java")], wd, self.env, 5)
             csecs += secs
             if rc is not None:
                 break
         if rc != 0:
             return "failed: compilation error", csecs, 0.0
-        rc, out, err, rsecs = run(["java", "-cp", wd, "Main"], wd, self.env, self.timeout)
+        rc, out, err, rsecs = run(self.java + ["-cp", wd, "Main"], wd, self.env, self.timeout)
         if rc is None:
             return "time out", csecs, rsecs
         if rc == 0:
@@ -235,8 +250,11 @@ class Go(Language):
             t.extractall(self.module)
         self.env.update(GOCACHE=os.path.join(self.top, "gocache"),
                         GOPATH=os.path.join(self.top, "gopath"),
-                        GOFLAGS="-mod=vendor", GOPROXY="off", CGO_ENABLED="0",
-                        GOTOOLCHAIN="local")
+                        GOFLAGS="-mod=vendor", GOPROXY="off", GOTOOLCHAIN="local")
+        if self.mode == "sbx":  # sbx's, cgo as upstream's image had it
+            self.env["GOMAXPROCS"] = "2"
+        else:
+            self.env["CGO_ENABLED"] = "0"
         # A bare loop's cache is warm: build testify and the standard
         # packages the tests use once, as setup (upstream's `go test`
         # counts compiling within its time limit).
@@ -306,6 +324,8 @@ class Rust(Language):
             return self.score_cargo(task_id, wd)
         argv = ["rustc", "--edition", "2021", "--test", "--crate-name", "prog",
                 "-o", "prog", "-L", "dependency=" + self.deps] + self.externs + ["prog.rs"]
+        if self.mode == "sbx":  # sbx's rust-test row
+            argv[4:4] = ["-C", "strip=debuginfo"]
         rc, out, err, csecs = run(argv, wd, self.env, None)
         if rc != 0:
             return "failed: compilation error", csecs, 0.0
@@ -379,7 +399,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--languages", default=",".join(LANGUAGES))
     ap.add_argument("--suites", default=os.path.join(REPO, "suites", "humaneval-x"))
-    ap.add_argument("--mode", choices=("split", "upstream"), default="split")
+    ap.add_argument("--mode", choices=("split", "upstream", "sbx"), default="split")
     ap.add_argument("--timeout", type=float, default=5.0,
                     help="seconds a run may take (upstream's scripts/evaluate_humaneval_x.sh: 5)")
     ap.add_argument("-j", "--jobs", type=int, default=1)

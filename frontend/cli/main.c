@@ -38,7 +38,8 @@ static int prepare_jobs(struct cli_opts *o, struct sbx_err *err)
 static int serve(struct cli_opts *o, int argc, char **argv)
 {
         struct serve_opts so = { .sb = o->sb, .timeout_ms = o->timeout_ms,
-                                 .cpu_limit_s = o->cpu_limit_s, .jobs = o->jobs };
+                                 .cpu_limit_s = o->cpu_limit_s, .jobs = o->jobs,
+                                 .compile_timeout_ms = o->compile_timeout_ms };
 
         return serve_main(&so, argc, argv);
 }

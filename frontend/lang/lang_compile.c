@@ -116,11 +116,12 @@ int lang_compile_start(struct lang_job *job, const struct lang_program *p,
         if (job->support && job->support->row->bind_compile &&
             strvec_push(&job->binds, job->support->dir) < 0)
                 return sbx_fail_oom(err, "binds");
+        int64_t t = p->compile_timeout_ms ? p->compile_timeout_ms : row->compile_limits.time_ms, cpu;
+        lang_clamp_time(job->ls, &t, &cpu);
         job->compile_spec = (struct run_spec){
                 .argv = job->compile_argv.items, .workdir = job->build_dir,
                 .env_extra = strvec_list(&job->compile_env),
-                .timeout_ms = p->compile_timeout_ms ? p->compile_timeout_ms
-                                                    : row->compile_limits.time_ms,
+                .timeout_ms = t, .cpu_limit_s = cpu,
                 .memory_bytes = row->compile_limits.memory_bytes,
                 .fsize_bytes = row->compile_limits.fsize_bytes,
                 .max_output_bytes = (size_t)row->compile_limits.output_bytes,

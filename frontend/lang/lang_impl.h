@@ -70,6 +70,11 @@ size_t lang_row_index(const struct lang_row *row);
 /* The weak tiers share the host's /tmp: a compile's home and temp files
  * go to <dir>/.tmp there; the strong ones give each run its own /tmp. */
 char *lang_compile_tmp(struct lang_session *ls, const char *dir);
+/* A compile's (or a seed's) wall clock and CPU (the timeout's whole
+ * seconds and DEFAULT_CPU_SLACK_S), within the helper's ceilings
+ * (max_timeout, max_cpu): a build the admin allows less gets less, and
+ * says so by its timeout, rather than being refused. */
+void lang_clamp_time(struct lang_session *ls, int64_t *timeout_ms, int64_t *cpu_s);
 /* A blocking run for preparing support (unpacking, seeds). */
 int lang_sync_run(struct lang_session *ls, const struct run_spec *spec,
                   struct run_result *res, struct sbx_err *err);

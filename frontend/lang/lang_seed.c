@@ -91,7 +91,7 @@ static int seed_build(struct lang_session *ls, const struct lang_row *row,
         size_t i = lang_row_index(row);
         struct strvec argv = { 0 }, env = { 0 };
         auto_free char *tmp = NULL;
-        double max_t = 0, max_cpu = 0;
+        int64_t t = SEED_TIME_MS, cpu;
         int rc = -1;
 
         if (seed->source && lang_write_source(dir, seed->source_name, seed->source,
@@ -104,14 +104,11 @@ static int seed_build(struct lang_session *ls, const struct lang_row *row,
                 sbx_fail_oom(err, "seed");
                 goto out;
         }
-        int64_t t = SEED_TIME_MS;
-        if (sandbox_helper_ceilings(ls->sb, &max_t, &max_cpu) == 1 && max_t > 0 &&
-            (max_t < t / 1000.0 || max_cpu < t / 1000.0))
-                t = (int64_t)((max_t < max_cpu ? max_t : max_cpu) * 1000);
+        lang_clamp_time(ls, &t, &cpu);
         const char *binds[] = { s->dir, NULL };
         struct run_spec spec = {
                 .argv = argv.items, .workdir = dir, .env_extra = strvec_list(&env),
-                .timeout_ms = t, .cpu_limit_s = t / 1000,
+                .timeout_ms = t, .cpu_limit_s = cpu,
                 .memory_bytes = row->compile_limits.memory_bytes,
                 .fsize_bytes = row->compile_limits.fsize_bytes,
                 .max_output_bytes = row->compile_limits.output_bytes,

@@ -54,7 +54,7 @@ static const struct lang_seed rust_seed = {
                      "printf '%s\\n' '[source.crates-io]' 'replace-with = \"debian\"' "
                      "'[source.debian]' 'directory = \"/usr/share/cargo/registry\"' "
                      "> .cargo/config.toml && "
-                     "\"$0\" build --offline --quiet && cp target/debug/deps/*.rlib .",
+                     "\"$0\" build --offline --quiet -j 2 && cp target/debug/deps/*.rlib .",
                      "{tool}", "{support}/Cargo.toml"),
         .artifact = "*.rlib",
         .key_dir = "/usr/share/cargo/registry",

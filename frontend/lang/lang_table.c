@@ -22,8 +22,11 @@
 
 /* A JVM: at -Xmx64m it starts in 511 MiB of address space with the flags
  * below (1 GiB of compressed class space and 1/4 of the RAM as heap
- * without them: 4 GiB here); 64m -> 511M, 256m -> 706M, 512m -> 961M. */
-#define JVM_HEAP_RESERVE_BYTES (512 * MIB)
+ * without them: 4 GiB here); 64m -> 511M, 256m -> 706M, 512m -> 961M.
+ * Heap + 448 MiB maps at 14 threads with two malloc arenas: 768 MiB beside
+ * the heap leaves room for a program's own threads (1 MiB of stack each;
+ * at 512 MiB a JVM failed to start one). */
+#define JVM_HEAP_RESERVE_BYTES (768 * MIB)
 #define JVM_HEAP_MIN_BYTES     (64 * MIB)
 /* go (the command and what it builds), node and rustc reserve address
  * space up front: 702-758 MiB, 719 MiB and 791 MiB were their least. */
@@ -44,17 +47,29 @@ static const struct lang_limits run_limits = {
 
 /* The JVM's flags, for java as they are and for javac behind -J: one
  * collector thread set (SerialGC), C1 only (these programs live for a
- * second), bounded class space and code cache, no perf file in /tmp. */
+ * second), bounded class space and code cache, no perf file in /tmp, and
+ * thread pools sized for two CPUs whatever the host has (each thread
+ * counts against the run's process limit). */
 #define JVM_FLAGS(P) P "-XX:+UseSerialGC", P "-XX:TieredStopAtLevel=1", \
         P "-XX:CompressedClassSpaceSize=64m", P "-XX:ReservedCodeCacheSize=64m", \
-        P "-XX:MaxMetaspaceSize=192m", P "-XX:-UsePerfData", P "-Xmx{heap_mb}m"
+        P "-XX:MaxMetaspaceSize=192m", P "-XX:-UsePerfData", P "-XX:ActiveProcessorCount=2", \
+        P "-Xmx{heap_mb}m"
 
-/* Go builds offline, with its caches in the compile's private home. cgo
+/* glibc gives each thread that meets contention an arena of its own, 64
+ * MiB of address space each, up to 8 per CPU: next to a heap sized to the
+ * limit (-Xmx), a JVM then failed to start a thread under RLIMIT_AS
+ * (HumanEval-X's Java/34 in one run of 164, "unable to create native
+ * thread"). Two arenas bound it. */
+#define JVM_ENV "HOME={home}", "MALLOC_ARENA_MAX=2"
+
+/* Go builds offline, with its caches in the compile's private home, two
+ * threads' worth of parallelism (its processes and threads count against
+ * the run's process limit, and would grow with the host's CPUs). cgo
  * stays as upstream's image had it (on): the standard packages come
  * built from /usr/lib/go, and a seeded cache is a third of the size
  * (docs/languages.md). */
 #define GO_ENV "HOME={home}", "GOCACHE={home}/go-build", "GOPATH={home}/go", \
-        "GOPROXY=off", "GOTOOLCHAIN=local", "GOTELEMETRY=off"
+        "GOPROXY=off", "GOTOOLCHAIN=local", "GOTELEMETRY=off", "GOMAXPROCS=2"
 
 static const struct lang_row rows[] = {
         { .name = "python", .aliases = { "py", "python3" }, .extensions = { ".py" },
@@ -93,7 +108,7 @@ static const struct lang_row rows[] = {
           .run_argv = ARGV("{run_tool}", JVM_FLAGS(""), "-Dfile.encoding=UTF-8",
                            "-cp", ".", "{class}"),
           .version_argv = ARGV("{tool}", "-version"),
-          .compile_env = ARGV("HOME={home}"), .run_env = ARGV("HOME={home}"),
+          .compile_env = ARGV(JVM_ENV), .run_env = ARGV(JVM_ENV),
           .bind_tool_root = true,
           .compile_limits = compile_limits, .run_limits = run_limits,
           .heap_reserve_bytes = JVM_HEAP_RESERVE_BYTES, .heap_min_bytes = JVM_HEAP_MIN_BYTES,
@@ -130,8 +145,8 @@ static const struct lang_row rows[] = {
         { .name = "rust", .aliases = { "rs" }, .extensions = { ".rs" },
           .source_name = "main.rs", .package = "rustc", .compile_tool = "rustc",
           .artifact = "prog",
-          .compile_argv = ARGV("{tool}", "--edition", "2021", "{flags}", "-o", "{out}",
-                               "{extra}", "{src}"),
+          .compile_argv = ARGV("{tool}", "--edition", "2021", "-C", "strip=debuginfo", "{flags}",
+                               "-o", "{out}", "{extra}", "{src}"),
           .default_flags = ARGV("-O"),
           .run_argv = ARGV("{dir}/{out}"),
           .version_argv = ARGV("{tool}", "--version"),
@@ -141,11 +156,15 @@ static const struct lang_row rows[] = {
                               COMPILE_FSIZE_BYTES },
           .run_limits = run_limits },
         /* `cargo test`'s build: the test harness, debug assertions on
-         * (overflow panics), unoptimized as cargo's dev profile. */
+         * (overflow panics), unoptimized as cargo's dev profile. Both Rust
+         * rows strip the debug info the crates bring: a HumanEval-X test
+         * binary is 1.2 MB instead of 22 MB (the compile cache holds its
+         * suite), and links in half the time; a panic's message is the
+         * same. */
         { .name = "rust-test", .source_name = "main.rs", .package = "rustc",
           .compile_tool = "rustc", .artifact = "prog",
-          .compile_argv = ARGV("{tool}", "--edition", "2021", "--test", "{flags}",
-                               "-o", "{out}", "{extra}", "{src}"),
+          .compile_argv = ARGV("{tool}", "--edition", "2021", "--test", "-C", "strip=debuginfo",
+                               "{flags}", "-o", "{out}", "{extra}", "{src}"),
           .run_argv = ARGV("{dir}/{out}"),
           .version_argv = ARGV("{tool}", "--version"),
           .compile_env = ARGV("HOME={home}"), .run_env = ARGV("HOME={home}"),

@@ -49,6 +49,19 @@ int lang_compile_env(const struct lang_row *row, const struct lang_support *s,
         return 0;
 }
 
+void lang_clamp_time(struct lang_session *ls, int64_t *timeout_ms, int64_t *cpu_s)
+{
+        double max_t = 0, max_cpu = 0;
+
+        *cpu_s = (*timeout_ms + 999) / 1000 + DEFAULT_CPU_SLACK_S;
+        if (sandbox_helper_ceilings(ls->sb, &max_t, &max_cpu) != 1)
+                return;
+        if (max_t > 0 && *timeout_ms > (int64_t)(max_t * 1000))
+                *timeout_ms = (int64_t)(max_t * 1000);
+        if (max_cpu > 0 && *cpu_s > (int64_t)max_cpu)
+                *cpu_s = (int64_t)max_cpu;
+}
+
 char *lang_compile_tmp(struct lang_session *ls, const char *dir)
 {
         char *tmp = NULL;

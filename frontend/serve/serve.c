@@ -19,6 +19,7 @@
 #include "results.h"
 #include "serve.h"
 #include "serve_exec.h"
+#include "serve_lang.h"
 #include "stop_signals.h"
 #include "util.h"
 
@@ -37,6 +38,7 @@ struct server {
         struct serve_opts *opts;
         struct sandbox *sb;
         struct serve_exec x;            /* what every job shares */
+        struct lang_session *lang;      /* builds, from the first request in a language */
         int parallel, inflight;
         struct job **slots;
         struct job *head, *tail;
@@ -373,6 +375,7 @@ static int serve_setup(struct server *S, int argc, char **argv, struct sbx_err *
         S->x = (struct serve_exec){
                 .sb = S->sb, .self = S->self, .suite_args = S->args,
                 .default_timeout_ms = S->opts->timeout_ms, .cpu_limit_s = S->opts->cpu_limit_s,
+                .compile_timeout_ms = S->opts->compile_timeout_ms, .lang = &S->lang,
         };
         return 0;
 }
@@ -401,6 +404,7 @@ int serve_main(struct serve_opts *opts, int argc, char **argv)
                         rc = SBX_EXIT_SANDBOX;
                 }
         }
+        serve_lang_close(S.lang);
         if (S.sb)
                 sandbox_close(S.sb);
         if (S.parent_fd >= 0)

@@ -16,6 +16,7 @@ struct serve_opts {
         struct sandbox_opts sb;         /* the session every request runs in */
         int64_t timeout_ms;             /* a request's default; 0: DEFAULT_TIMEOUT_MS */
         int64_t cpu_limit_s;            /* --cpu; 0: the timeout's */
+        int64_t compile_timeout_ms;     /* --compile-timeout; 0: the language's */
         int jobs;                       /* -j; 0: the number of CPUs */
 };
 

@@ -13,6 +13,7 @@
 #include "driver.h"
 #include "results.h"
 #include "serve_exec.h"
+#include "serve_lang.h"
 #include "serve_suite.h"
 #include "util.h"
 
@@ -24,8 +25,11 @@ struct serve_job {
         struct serve_program prog;      /* a program's: its limits and env */
         struct sbx_run *run;
         struct serve_suite *suite;
+        struct lang_job *lang;          /* a run request in another language */
         struct run_result res;
         bool ended;
+        bool unanswered;                /* ended without a run, its answer not yet given */
+        bool failed;                    /* answered with an error line */
         char *dir;                      /* a program's workdir: ours */
         char *program;
 };
@@ -50,6 +54,7 @@ void serve_job_free(struct serve_job *j)
                 sbx_run_kill(j->run);
                 sbx_run_finish(j->run, &j->res);
         }
+        serve_lang_free(j->lang);
         if (j->dir)
                 sbx_rm_tree(j->dir);
         free(j->dir);
@@ -174,11 +179,37 @@ static int start_argv(struct serve_job *j, struct sbx_err *err)
         return rc;
 }
 
+/* A run request in another language: built (cached) then run, two runs
+ * of the job; a compile error the cache had is answered without a run. */
+static int start_lang(struct serve_job *j, struct sbx_err *err)
+{
+        const struct serve_exec *x = j->x;
+        const struct serve_request *rq = &j->rq;
+        int64_t timeout = timeout_of(x, rq->timeout_ms);
+        struct serve_lang_limits lim = {
+                .timeout_ms = timeout, .cpu_limit_s = cpu_of(x, timeout),
+                .memory_bytes = request_memory(x->sb, rq->memory_bytes),
+                .compile_timeout_ms = rq->compile_timeout_ms ? rq->compile_timeout_ms
+                                                             : x->compile_timeout_ms,
+        };
+        int rc = serve_lang_start(x->lang, x->sb, rq, &lim, &j->lang, &j->run, err);
+
+        if (rc == 1) {
+                serve_lang_result(j->lang, &j->res);
+                j->ended = true;
+                j->unanswered = true;
+        }
+        return rc < 0 ? -1 : 0;
+}
+
 /* A run request: its code as a program of the session's, sys.path as -I
  * makes it (the program's directory is not on it). */
 static int start_run(struct serve_job *j, struct sbx_err *err)
 {
         const struct serve_request *rq = &j->rq;
+
+        if (rq->language)
+                return start_lang(j, err);
         struct serve_program p = {
                 .code = rq->code, .code_len = rq->code_len, .env = rq->env,
                 .stdin_data = rq->stdin_text, .stdin_len = rq->stdin_len,
@@ -252,13 +283,32 @@ static void emit_result(struct serve_job *j, void (*emit)(void *, char *), void 
         }
         cJSON_AddItemToObject(o, "id", cJSON_Duplicate(j->rq.id, false));
         cJSON_AddStringToObject(o, "type", "result");
+        serve_lang_annotate(o, &j->rq, j->lang);
         emit(ctx, cJSON_PrintUnformatted(o));
         cJSON_Delete(o);
+}
+
+/* A built program's compile ended: true when its run started in the job.
+ * An error is answered here. */
+static bool lang_goes_on(struct serve_job *j, void (*emit)(void *, char *), void *ctx)
+{
+        struct sbx_err err = { 0 };
+        int rc = serve_lang_next(j->lang, &j->res, &j->run, &err);
+
+        if (rc < 0) {
+                j->failed = true;
+                emit(ctx, serve_error_line(j->rq.id, err.msg));
+        }
+        return rc == 1;
 }
 
 int serve_job_step(struct serve_job *j, const struct pollfd *pfds, size_t n,
                    void (*emit)(void *, char *), void *ctx)
 {
+        if (j->unanswered) {
+                j->unanswered = false;
+                emit_result(j, emit, ctx);
+        }
         if (j->ended)
                 return 1;
         if (j->suite) {
@@ -269,8 +319,10 @@ int serve_job_step(struct serve_job *j, const struct pollfd *pfds, size_t n,
                 return !j->run;
         sbx_run_finish(j->run, &j->res);
         j->run = NULL;
+        if (j->lang && lang_goes_on(j, emit, ctx))
+                return 0;
         j->ended = true;
-        if (j->rq.type)
+        if (j->rq.type && !j->failed)
                 emit_result(j, emit, ctx);
         return 1;
 }

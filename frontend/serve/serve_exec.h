@@ -6,7 +6,8 @@
  * the shape a zygote runs warm: with the session warm it goes through
  * the pool, with a suite sample's isolation, else (or where the pool
  * declines it) cold. run_argv runs the caller's argv in the caller's
- * directory; a suite request is a child sbx-run (serve_suite.c). Every
+ * directory; a suite request is a child sbx-run (serve_suite.c). A run
+ * request in another language is built then run (serve_lang.c). Every
  * call is from one event loop; none blocks. */
 #ifndef SBX_SERVE_EXEC_H
 #define SBX_SERVE_EXEC_H
@@ -28,6 +29,10 @@ struct serve_exec {
         int64_t max_timeout_ms;         /* a request's is cut to it; 0: none */
         int64_t cpu_limit_s;            /* --cpu; 0: a single run's, from its timeout */
         int64_t max_cpu_s;              /* the cpu limit is cut to it; 0: none */
+        int64_t compile_timeout_ms;     /* --compile-timeout; 0: the language's */
+        /* The server's session of builds (serve_lang.h), opened at the first
+         * request in another language than Python; the server closes it. */
+        struct lang_session **lang;
 };
 
 /* A program run: its text written into a fresh workdir, never on argv;
@@ -50,6 +55,7 @@ struct serve_program {
 
 #define SERVE_JOB_MAX_PFDS 4
 
+struct lang_session;
 struct serve_job;
 
 /* A program's job, its workdir made and its program written; started by

@@ -147,6 +147,34 @@ static int get_id(const cJSON *o, cJSON **id, char *why, size_t why_len)
         return 0;
 }
 
+/* "language": a name or alias of lang/'s table ("cpp", "c++", "Java");
+ * "python" or absent: Python, as before. */
+static int get_language(const cJSON *o, struct serve_request *rq, char *why, size_t why_len)
+{
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "language");
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "compile_timeout");
+        char names[256];
+
+        if (v && !cJSON_IsNull(v)) {
+                if (!cJSON_IsString(v) || !v->valuestring)
+                        return WHY("\"language\" must be a string");
+                if (!(rq->language = lang_find(v->valuestring))) {
+                        lang_names(names, sizeof(names));
+                        return WHY("unknown \"language\" '%.64s' (%s)", v->valuestring, names);
+                }
+                if (!strcmp(rq->language->name, "python"))
+                        rq->language = NULL;
+        }
+        if (!t || cJSON_IsNull(t))
+                return 0;
+        double s = cJSON_IsNumber(t) ? t->valuedouble : -1;
+        if (!isfinite(s) || s <= 0 || s * 1000 > (double)SERVE_MAX_TIMEOUT_MS)
+                return WHY("\"compile_timeout\" must be a number of seconds in (0, %lld]",
+                           SERVE_MAX_TIMEOUT_MS / 1000);
+        rq->compile_timeout_ms = (int64_t)ceil(s * 1000);
+        return 0;
+}
+
 static int parse_run(const cJSON *o, struct serve_request *rq, char *why, size_t why_len)
 {
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "code");
@@ -158,7 +186,7 @@ static int parse_run(const cJSON *o, struct serve_request *rq, char *why, size_t
         rq->code_len = strlen(v->valuestring);
         if (!(rq->code = strdup(v->valuestring)))
                 return WHY("out of memory");
-        return 0;
+        return get_language(o, rq, why, why_len);
 }
 
 static int parse_suite(const cJSON *o, struct serve_request *rq, char *why, size_t why_len)

@@ -9,6 +9,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "lang.h"
+
 #define SERVE_MAX_LINE_BYTES    (64LL << 20)    /* one request line, newline excluded */
 #define SERVE_MAX_TIMEOUT_MS    (24LL * 3600 * 1000)
 #define SERVE_MAX_ARGS          4096            /* argv, env, k entries */
@@ -26,6 +28,10 @@ struct serve_request {
         long long memory_bytes;         /* run, run_argv: 0 = the server's --memory */
         char *code;                     /* run */
         size_t code_len;
+        /* run: the program's language (lang/'s row; NULL: Python) and its
+         * compile's wall clock (0: the server's, else the language's) */
+        const struct lang_row *language;
+        int64_t compile_timeout_ms;
         char **argv;                    /* run_argv, NULL-terminated */
         char *workdir;                  /* run_argv */
         char **env;                     /* NAME=VALUE, NULL-terminated, or NULL */

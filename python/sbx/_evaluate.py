@@ -60,13 +60,28 @@ def _samples_path(samples, tmpdir):
     return path
 
 
+def _suite_name(suite, language):
+    """("humaneval-x", "cpp") -> "humaneval-x-cpp", as sbx-run --suite
+    humaneval-x --language cpp."""
+    suite = os.fspath(suite)
+    if language is None:
+        return suite
+    if suite != "humaneval-x":
+        raise ValueError("language= goes with suite=\"humaneval-x\" (got %r): "
+                         "give the suite's own name instead" % suite)
+    return "%s-%s" % (suite, language)
+
+
 def evaluate_iter(suite, samples=None, problems=None, k=(1, 10, 100), jobs=None,
                   *, out=None, timeout=None, isolation=None, require=None,
-                  warm=True, sbx_run=None):
+                  warm=True, sbx_run=None, language=None):
     """Like evaluate(), but returns an Evaluation: iterate over it for the
     result records as they end; its .summary is set at the end. The samples
     run through sbx's zygotes (docs/warm.md), as `sbx-run --suite` runs
-    them; warm=False gives each its own sandbox (`--cold`)."""
+    them; warm=False gives each its own sandbox (`--cold`). language picks
+    HumanEval-X's language (suite="humaneval-x", language="cpp" is
+    "humaneval-x-cpp"); its programs are built in the sandbox first."""
+    suite = _suite_name(suite, language)
     args = [] if warm else ["--cold"]
     if jobs:
         args += ["-j", str(int(jobs))]

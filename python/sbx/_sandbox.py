@@ -27,6 +27,12 @@ class ExecResult:
     signal: int = 0
     truncated: bool = False
     detail: str = ""
+    # a program in another language than Python (run(..., language=)):
+    # its language and its build, {"status": "compiled" | "cached" |
+    # "compile_error" | ..., "cached", "duration", "cpu", "detail",
+    # "message": the compiler's}; a compile error has passed False
+    language: str = ""
+    compile: Optional[dict] = None
 
     def summary(self, max_chars=400):
         """"ok"; "timeout"; else the last non-empty line of stderr (or
@@ -54,7 +60,8 @@ class ExecResult:
                    max_rss_kb=int(msg.get("max_rss_kb", 0)),
                    signal=int(msg.get("signal", 0)),
                    truncated=bool(msg.get("truncated", False)),
-                   detail=msg.get("detail", ""))
+                   detail=msg.get("detail", ""),
+                   language=msg.get("language", ""), compile=msg.get("compile"))
 
 
 def _check_tier(what, tier):
@@ -195,10 +202,15 @@ class Sandbox:
             self.ensure(quiet=True)
         return self._tier
 
-    def run(self, code, timeout=15.0, env=None):
+    def run(self, code, timeout=15.0, env=None, language=None):
         """Runs code (`python -I -B`) in a fresh throwaway workdir; exit 0
-        passes. The code travels in the request, never on argv."""
+        passes. The code travels in the request, never on argv. language
+        ("cpp", "java", "js", "go", "rust", "c", ...; docs/languages.md)
+        builds it first, in the sandbox, from the compile cache when it was
+        built before: the result's .compile says how it went."""
         req = {"type": "run", "code": code, "timeout": float(timeout)}
+        if language is not None:
+            req["language"] = str(language)
         if env:
             req["env"] = {str(k): str(v) for k, v in env.items()}
         return ExecResult.from_response(self._server().request(req))

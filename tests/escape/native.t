@@ -35,6 +35,20 @@ sbx() {
         jq -r '.stdout // ""' "$T/run.json" >"$T/out" 2>/dev/null || : >"$T/out"
 }
 field() { jq -r ".$1 // empty" "$T/run.json" 2>/dev/null; }
+# sbxc TIER SECONDS WORD...: native.c as a sample sbx builds itself (sbx-run
+# --file, compiled in the sandbox, then run), its words on stdin; sets rc,
+# $T/run.json and $T/out as sbx does.
+install -o "$SBX_TEST_USER" -m 0644 "$(dirname "$0")/payloads/native.c" "$T/native.c"
+sbxc() {
+        local tier=$1 secs=$2; shift 2
+        echo "$*" | put "$T/args"
+        rc=0
+        hostile "$secs" setpriv --reuid="$SBX_TEST_USER" --regid="$SBX_TEST_USER" --init-groups -- \
+                env -i PATH=/usr/bin:/bin HOME="$home" SBX_HELPER="$SBX_HELPER" SBX_CACHE="$T/cache-$tier" \
+                "$SBX_RUN" -q --tier "$tier" --json --stdin "$T/args" --file "$T/native.c" \
+                >"$T/run.json" 2>"$T/err" </dev/null || rc=$?
+        jq -r '.stdout // ""' "$T/run.json" >"$T/out" 2>/dev/null || : >"$T/out"
+}
 show() { diag "rc=$rc" "stdout: $(head -c 600 "$T/out")" "stderr: $(head -c 300 "$T/err")" \
                 "run: $(jq -c 'del(.stdout)' "$T/run.json" 2>/dev/null | head -c 400)"; }
 outside() { as_user "$N" "$@" >"$T/outside" 2>&1; diag "outside: $(tr '\n' ' ' <"$T/outside")"; }
@@ -110,6 +124,23 @@ for tier in helper bwrap; do
         check "$tier: the loopback probe ran" grep -q '^tcp-loopback: refused' "$T/out"
         sleep 0.2
         is "$tier: the host listener saw no connection" "$(cat "$T/listener")" ""
+
+        # the same probes in a sample sbx compiles itself (--file native.c)
+        sbxc $tier 60 newns
+        is "$tier, built by sbx: it was compiled in the sandbox (a cache of its own)" "$(jq -r '.compile.status' "$T/run.json")" \
+                compiled || show
+        lines_none "$tier, built by sbx: no new namespace of any kind" OK "$T/out"
+        is "$tier, built by sbx: all nine namespace probes ran" "$(grep -c ': ' "$T/out")" 9 || show
+        sbxc $tier 60 ptrace "$target"
+        lines_none "$tier, built by sbx: no ptrace of its child, itself or the host" ATTACHED "$T/out"
+        check_fails "$tier, built by sbx: the host process cannot be signalled" grep -q '^signal-host: OK$' "$T/out"
+        sbxc $tier 60 write "$marker" / /usr /etc "${private[@]}"
+        is "$tier, built by sbx: all eight write probes ran, none wrote" \
+                "$(grep -c ': ' "$T/out")/$(grep -c ': WROTE$' "$T/out")" 8/0 || show
+        for d in "${private[@]}"; do
+                check_fails "$tier, built by sbx: nothing written in the host's $d" test -e "$d/$marker"
+                rm -f "$d/$marker"
+        done
 
         sbx $tier 60 --memory 256M --timeout 20 -- "$N" membomb
         mb=$(grep -o 'after [0-9]*' "$T/out" | grep -o '[0-9]*')

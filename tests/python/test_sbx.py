@@ -7,6 +7,7 @@ Needs SBX_RUN (the sbx-run under test) and a writable TMPDIR."""
 import gzip
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -437,3 +438,62 @@ def test_evaluate_samples_and_records(problems):
 def test_evaluate_bad_suite_raises(problems):
     with pytest.raises(SbxError):
         sbx.evaluate("no-such-suite", problems=problems)
+
+
+# ---- other languages (issue 32) ----------------------------------------------
+def need(*tools):
+    path = "/usr/local/bin:/usr/bin:/bin"
+    missing = [t for t in tools if not shutil.which(t, path=path)]
+    if missing and os.environ.get("CI") == "true":
+        pytest.fail("CI=true: toolchain %s not installed" % " ".join(missing))
+    if missing:
+        pytest.skip("toolchain %s not installed (make deps installs it)" % " ".join(missing))
+
+
+def test_run_language_builds_then_runs(sb):
+    need("g++")
+    code = '#include <cstdio>\nint main() { puts("hello from c++"); return 0; }\n'
+    r = sb.run(code, language="cpp")
+    assert r.passed and r.stdout == "hello from c++\n"
+    assert r.language == "cpp"
+    assert r.compile["status"] in ("compiled", "cached")
+    again = sb.run(code, language="c++")        # an alias; the cache has it
+    assert again.passed and again.compile["status"] == "cached"
+
+
+def test_run_language_compile_error(sb):
+    need("g++")
+    r = sb.run("int main() { return nope; }", language="cpp")
+    assert not r.passed and r.status == "failed"
+    assert r.compile["status"] == "compile_error"
+    assert "nope" in r.compile["message"]
+
+
+def test_run_unknown_language_is_an_error_result(sb):
+    r = sb.run("x", language="cobol")
+    assert r.status == "error" and "cobol" in r.stderr
+
+
+def test_evaluate_humaneval_x_in_a_language(tmp_path):
+    need("g++")
+    data = os.path.join(DATA, "humaneval-x")
+    with gzip.open(os.path.join(data, "humaneval_cpp.jsonl.gz"), "rt") as f:
+        tasks = [json.loads(next(f)) for _ in range(2)]
+    problems = tmp_path / "cpp.jsonl"
+    problems.write_text("".join(json.dumps(t) + "\n" for t in tasks))
+    samples = [{"task_id": t["task_id"], "generation": t["canonical_solution"]} for t in tasks]
+    samples.append({"task_id": tasks[0]["task_id"], "generation": "  return nope;\n}\n"})
+    os.environ["SBX_SUITES_DIR"] = DATA     # the Go module, js-md5 and crates' home
+    ev = sbx.evaluate_iter("humaneval-x", samples=samples, problems=problems, k=(1,), jobs=2,
+                           language="cpp")
+    records = list(ev)
+    assert sorted(r["passed"] for r in records) == [False, True, True]
+    bad = [r for r in records if not r["passed"]][0]
+    assert bad["result"].startswith("failed: compilation error")
+    assert bad["compile"]["status"] == "compile_error"
+    assert ev.summary["compile_errors"] == 1
+
+
+def test_evaluate_language_goes_with_humaneval_x():
+    with pytest.raises(ValueError):
+        sbx.evaluate("humaneval", language="cpp")

@@ -151,16 +151,16 @@ static void java_heap_follows_the_memory_limit(void **state)
         struct strvec argv = { 0 };
         struct sbx_err err = { 0 };
 
-        assert_int_equal(lang_heap_bytes(java, 1024 * MIB, &err), 512 * MIB);
-        assert_int_equal(lang_heap_bytes(java, 4096 * MIB, &err), 3584 * MIB);
-        assert_int_equal(lang_heap_bytes(java, 576 * MIB, &err), 64 * MIB);
-        assert_int_equal(lang_heap_bytes(java, 575 * MIB, &err), -1);
-        assert_non_null(strstr(err.msg, "java needs --memory 576M or more"));
+        assert_int_equal(lang_heap_bytes(java, 1024 * MIB, &err), 256 * MIB);
+        assert_int_equal(lang_heap_bytes(java, 4096 * MIB, &err), 3328 * MIB);
+        assert_int_equal(lang_heap_bytes(java, 832 * MIB, &err), 64 * MIB);
+        assert_int_equal(lang_heap_bytes(java, 831 * MIB, &err), -1);
+        assert_non_null(strstr(err.msg, "java needs --memory 832M or more"));
         assert_int_equal(lang_heap_bytes(lang_find("cpp"), 100 * MIB, &err), 0);
 
         assert_int_equal(lang_argv_expand(java, false, &v, &argv, &err), 0);
         char *s = joined(&argv);
-        assert_non_null(strstr(s, " -Xmx512m "));
+        assert_non_null(strstr(s, " -Xmx256m "));
         assert_non_null(strstr(s, " -cp . Main"));
         free(s);
         strvec_free(&argv);
@@ -172,7 +172,7 @@ static void java_heap_follows_the_memory_limit(void **state)
         v.memory_bytes = 2048 * MIB;
         assert_int_equal(lang_argv_expand(java, true, &v, &argv, &err), 0);
         s = joined(&argv);
-        assert_non_null(strstr(s, " -J-Xmx1536m "));
+        assert_non_null(strstr(s, " -J-Xmx1280m "));
         assert_non_null(strstr(s, " -J-XX:+UseSerialGC "));
         assert_non_null(strstr(s, " -proc:none "));
         free(s);

@@ -75,6 +75,34 @@ static void stdin_is_parsed(void **state)
                 "\"stdin\" must be a string", true);
 }
 
+/* "language" is a row of lang/'s table by name or alias (Python: the
+ * default, as before); an unknown one is refused with the known names. */
+static void language_is_parsed(void **state)
+{
+        struct serve_request rq;
+        cJSON *id;
+
+        assert_int_equal(parse("{\"id\":1,\"type\":\"run\",\"code\":\"int main(){}\","
+                               "\"language\":\"c++\",\"compile_timeout\":12}", &rq, &id), 0);
+        assert_string_equal(rq.language->name, "cpp");
+        assert_int_equal(rq.compile_timeout_ms, 12000);
+        serve_request_free(&rq);
+        assert_int_equal(parse("{\"id\":1,\"type\":\"run\",\"code\":\"1\","
+                               "\"language\":\"Python\"}", &rq, &id), 0);
+        assert_null(rq.language);
+        serve_request_free(&rq);
+        assert_int_equal(parse("{\"id\":1,\"type\":\"run\",\"code\":\"1\"}", &rq, &id), 0);
+        assert_null(rq.language);
+        assert_int_equal(rq.compile_timeout_ms, 0);
+        serve_request_free(&rq);
+        refused("{\"id\":1,\"type\":\"run\",\"code\":\"1\",\"language\":\"cobol\"}",
+                "unknown \"language\" 'cobol' (python, c, cpp", true);
+        refused("{\"id\":1,\"type\":\"run\",\"code\":\"1\",\"language\":7}",
+                "\"language\" must be a string", true);
+        refused("{\"id\":1,\"type\":\"run\",\"code\":\"1\",\"language\":\"go\","
+                "\"compile_timeout\":0}", "\"compile_timeout\" must be", true);
+}
+
 static void run_argv_request_is_parsed(void **state)
 {
         struct serve_request rq;
@@ -195,6 +223,7 @@ int main(void)
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(run_request_is_parsed),
                 cmocka_unit_test(stdin_is_parsed),
+                cmocka_unit_test(language_is_parsed),
                 cmocka_unit_test(run_argv_request_is_parsed),
                 cmocka_unit_test(suite_request_is_parsed),
                 cmocka_unit_test(malformed_json_is_refused),

@@ -19,7 +19,10 @@
  * Each probe prints "name: RESULT" with RESULT "OK"/"WROTE"/"CONNECTED"/
  * "ATTACHED" or the errno's name, so a test reads the same words from a
  * run inside the sandbox and from the same run outside (its sanity check).
- * Built by the test with the host's cc; never run outside a test. */
+ * Without arguments it reads them from stdin, one line of words: the form
+ * of a sample sbx builds itself (sbx-run --file native.c --stdin ARGS).
+ * Built by the test with the host's cc, or by sbx-run in the sandbox;
+ * never run outside a test. */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
@@ -239,8 +242,28 @@ static int newns(void)
         return 0;
 }
 
+/* "native WORD..." from one line of stdin, at most 15 words. */
+static int argv_from_stdin(char ***argvp)
+{
+        static char line[4096];
+        static char *words[16];
+        int n = 1;
+
+        words[0] = "native";
+        if (!fgets(line, sizeof(line), stdin))
+                return 1;
+        for (char *save = NULL, *w = strtok_r(line, " \t\n", &save); w && n < 15;
+             w = strtok_r(NULL, " \t\n", &save))
+                words[n++] = w;
+        words[n] = NULL;
+        *argvp = words;
+        return n;
+}
+
 int main(int argc, char **argv)
 {
+        if (argc < 2)
+                argc = argv_from_stdin(&argv);
         const char *what = argc > 1 ? argv[1] : "";
 
         setvbuf(stdout, NULL, _IOLBF, 0);
