@@ -8,7 +8,7 @@
 # layers); the zygote's C (frontend/warm/zygote/) is built on its own
 # below. Each folder's headers are found by -iquote.
 FRONTEND_ZYGOTE   := frontend/warm/zygote
-FRONTEND_SRCS     := $(filter-out $(FRONTEND_ZYGOTE)/%,$(wildcard frontend/*/*.c frontend/*/*/*.c frontend/*/*/*/*.c))
+FRONTEND_SRCS     := $(filter-out $(FRONTEND_ZYGOTE)/% frontend/serve/http%,$(wildcard frontend/*/*.c frontend/*/*/*.c frontend/*/*/*/*.c))
 FRONTEND_HDRS     := $(filter-out $(FRONTEND_ZYGOTE)/%,$(wildcard frontend/*/*.h frontend/*/*/*.h frontend/*/*/*/*.h))
 FRONTEND_DIRS     := $(patsubst %/,%,$(sort $(dir $(FRONTEND_SRCS) $(FRONTEND_HDRS))))
 FRONTEND_IQUOTE   := $(FRONTEND_DIRS:%=-iquote %)
@@ -113,3 +113,6 @@ $(BUILD)/sbx-run: $(FACE_OBJS) $(LIBSBX)
 frontend-layout-check: $(FRONTEND_OBJS)
 	LIBSBX_PUBLIC_HEADERS="$(LIBSBX_PUBLIC_HEADERS)" python3 frontend/layout.py $(BUILD)
 check: frontend-layout-check
+
+# The HTTP server (sbx-http) and sbx-run's --http hook.
+include frontend/serve/http.mk

@@ -1,0 +1,543 @@
+/* libmicrohttpd's side of the server: each request is routed, checked
+ * (token, method, size) and admitted when its headers are in, its body
+ * read up to the cap, then suspended until the event loop (http_serve.c)
+ * has its answer. libmicrohttpd runs in the loop's thread (external
+ * polling on its epoll fd): nothing here blocks and nothing is shared
+ * between threads. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+#include <microhttpd.h>
+
+#include "http.h"
+#include "util.h"
+
+#define JSON "application/json"
+
+/* ---- answers ---------------------------------------------------------- */
+
+static char *json_detail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *json_detail(const char *fmt, ...)
+{
+        char msg[512];
+        va_list ap;
+        cJSON *o = cJSON_CreateObject();
+
+        va_start(ap, fmt);
+        vsnprintf(msg, sizeof(msg), fmt, ap);
+        va_end(ap);
+        cJSON_AddStringToObject(o, "detail", msg);
+        char *text = cJSON_PrintUnformatted(o);
+        cJSON_Delete(o);
+        return text;
+}
+
+void http_srv_answer(struct http_req *r, int status, char *body, const char *ctype,
+                     unsigned retry_after)
+{
+        free(r->answer);
+        r->status = status;
+        r->answer = body;
+        r->answer_len = body ? strlen(body) : 0;
+        r->ctype = ctype;
+        r->retry_after = retry_after;
+        r->state = HTTP_REQ_ANSWER;
+        http_srv_resume(r);
+}
+
+void http_srv_resume(struct http_req *r)
+{
+        if (r->suspended) {
+                r->suspended = false;
+                MHD_resume_connection(r->conn);
+        }
+}
+
+unsigned http_srv_retry_after(const struct http_srv *s)
+{
+        return http_retry_after_s(http_admit_waiting(s->admit), http_metrics_mean_run_s(&s->metrics),
+                                  s->o->slots);
+}
+
+static void add_headers(struct MHD_Response *resp, const struct http_req *r)
+{
+        char retry[16];
+
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, r->ctype ? r->ctype : JSON);
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+        if (r->retry_after) {
+                snprintf(retry, sizeof(retry), "%u", r->retry_after);
+                MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, retry);
+        }
+        if (r->status == MHD_HTTP_UNAUTHORIZED)
+                MHD_add_response_header(resp, MHD_HTTP_HEADER_WWW_AUTHENTICATE, "Bearer realm=\"sbx\"");
+        if (r->status == MHD_HTTP_METHOD_NOT_ALLOWED)
+                MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW,
+                                        r->ep == HTTP_EP_RUN_CODE || r->ep == HTTP_EP_SERVE ? "POST" : "GET");
+}
+
+/* Hands r's answer to libmicrohttpd; a body that could not be made (out
+ * of memory) is a 500 without one. */
+static enum MHD_Result send_answer(struct http_req *r)
+{
+        struct MHD_Response *resp;
+
+        if (!r->answer)
+                r->status = MHD_HTTP_INTERNAL_SERVER_ERROR;
+        resp = MHD_create_response_from_buffer(r->answer_len, r->answer, MHD_RESPMEM_MUST_FREE);
+        if (!resp)
+                return MHD_NO;
+        r->answer = NULL;               /* the response's now */
+        add_headers(resp, r);
+        enum MHD_Result rc = MHD_queue_response(r->conn, (unsigned)r->status, resp);
+        MHD_destroy_response(resp);
+        r->state = HTTP_REQ_SENT;
+        r->sent_ms = sbx_now_ms();
+        http_metrics_answer(&r->srv->metrics, r->ep, r->status);
+        if (r->admitted_ms)
+                http_metrics_latency(&r->srv->metrics, (double)(r->sent_ms - r->admitted_ms) / 1000);
+        return rc;
+}
+
+static enum MHD_Result answer_now(struct http_req *r, int status, char *body, unsigned retry)
+{
+        r->status = status;
+        r->answer = body;
+        r->answer_len = body ? strlen(body) : 0;
+        r->ctype = JSON;
+        r->retry_after = retry;
+        return send_answer(r);
+}
+
+/* ---- the requests --------------------------------------------------- */
+
+static enum http_endpoint endpoint_of(const char *url, bool *post)
+{
+        static const struct { const char *url; enum http_endpoint ep; bool post; } routes[] = {
+                { "/run_code", HTTP_EP_RUN_CODE, true },
+                { "/v1/serve", HTTP_EP_SERVE, true },
+                { "/health", HTTP_EP_HEALTH, false },
+                { "/metrics", HTTP_EP_METRICS, false },
+                { "/v1/ping", HTTP_EP_PING, false },
+        };
+
+        for (size_t i = 0; i < sizeof(routes) / sizeof(routes[0]); i++)
+                if (strcmp(url, routes[i].url) == 0) {
+                        *post = routes[i].post;
+                        return routes[i].ep;
+                }
+        return HTTP_EP_OTHER;
+}
+
+/* The client a request is counted against: its address (a unix socket's
+ * peer process), and the X-Sbx-Client header's value within that. */
+static void client_key(struct http_req *r, char *key, size_t len)
+{
+        const union MHD_ConnectionInfo *ci =
+                MHD_get_connection_info(r->conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+        const char *label = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, "X-Sbx-Client");
+        char addr[INET6_ADDRSTRLEN + 8] = "?";
+        const struct sockaddr *sa = ci ? ci->client_addr : NULL;
+
+        if (sa && sa->sa_family == AF_INET)
+                inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr, addr, sizeof(addr));
+        else if (sa && sa->sa_family == AF_INET6)
+                inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)sa)->sin6_addr, addr, sizeof(addr));
+        else {
+                struct ucred cred;
+                socklen_t n = sizeof(cred);
+                if (getsockopt(r->conn_fd, SOL_SOCKET, SO_PEERCRED, &cred, &n) == 0)
+                        snprintf(addr, sizeof(addr), "pid:%d", (int)cred.pid);
+        }
+        snprintf(key, len, "%s|%.64s", addr, label ? label : "");
+}
+
+static char *health_json(const struct http_srv *s, bool details)
+{
+        cJSON *o = cJSON_CreateObject();
+
+        cJSON_AddStringToObject(o, "status", s->draining ? "draining" : "ok");
+        if (details) {
+                cJSON_AddStringToObject(o, "version", SBX_VERSION);
+                cJSON_AddStringToObject(o, "tier", s->o->ready_tier ? s->o->ready_tier : "");
+                cJSON_AddNumberToObject(o, "slots", s->o->slots);
+                cJSON_AddNumberToObject(o, "running", (double)http_admit_running(s->admit));
+                cJSON_AddNumberToObject(o, "queued", (double)http_admit_waiting(s->admit));
+                cJSON_AddNumberToObject(o, "queue_max", (double)s->o->queue_max);
+        }
+        char *text = cJSON_PrintUnformatted(o);
+        cJSON_Delete(o);
+        return text;
+}
+
+static enum MHD_Result answer_get(struct http_req *r, bool authorized)
+{
+        struct http_srv *s = r->srv;
+
+        switch (r->ep) {
+        case HTTP_EP_HEALTH:
+                return answer_now(r, s->draining ? MHD_HTTP_SERVICE_UNAVAILABLE : MHD_HTTP_OK,
+                                  health_json(s, authorized), 0);
+        case HTTP_EP_PING:
+                return answer_now(r, MHD_HTTP_OK, strdup("\"pong\""), 0);
+        case HTTP_EP_METRICS:
+                r->ctype = "text/plain; version=0.0.4";
+                r->status = MHD_HTTP_OK;
+                r->answer = http_metrics_text(&s->metrics, http_admit_waiting(s->admit),
+                                              http_admit_running(s->admit), s->n_conns,
+                                              s->o->slots, sbx_now_ms());
+                r->answer_len = r->answer ? strlen(r->answer) : 0;
+                return send_answer(r);
+        default:
+                return answer_now(r, MHD_HTTP_NOT_FOUND, json_detail("Not Found"), 0);
+        }
+}
+
+/* Whether the body announced fits; chunked bodies are counted as read. */
+static bool length_ok(struct http_req *r)
+{
+        const char *cl = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND,
+                                                     MHD_HTTP_HEADER_CONTENT_LENGTH);
+
+        return !cl || strtoull(cl, NULL, 10) <= r->srv->o->max_body_bytes;
+}
+
+static enum MHD_Result admit(struct http_req *r)
+{
+        struct http_srv *s = r->srv;
+        char key[HTTP_CLIENT_KEY_BYTES];
+
+        if (!length_ok(r))
+                return answer_now(r, MHD_HTTP_CONTENT_TOO_LARGE, json_detail(
+                                  "request body over %zu bytes", s->o->max_body_bytes), 0);
+        client_key(r, key, sizeof(key));
+        switch (http_admit_reserve(s->admit, key, r, &r->ticket)) {
+        case HTTP_ADMIT_OK:
+                r->state = HTTP_REQ_BODY;
+                return MHD_YES;
+        case HTTP_ADMIT_CLIENT_FULL:
+                return answer_now(r, MHD_HTTP_TOO_MANY_REQUESTS, json_detail(
+                                  "this client has %zu requests waiting, its share of the queue",
+                                  s->o->client_max), http_srv_retry_after(s));
+        case HTTP_ADMIT_QUEUE_FULL:
+                return answer_now(r, MHD_HTTP_SERVICE_UNAVAILABLE, json_detail(
+                                  "the queue is full (%zu requests waiting)", s->o->queue_max),
+                                  http_srv_retry_after(s));
+        case HTTP_ADMIT_CLOSED:
+                break;
+        }
+        return answer_now(r, MHD_HTTP_SERVICE_UNAVAILABLE, json_detail("the server is shutting down"),
+                          http_srv_retry_after(s));
+}
+
+static enum MHD_Result begin(struct http_srv *s, struct MHD_Connection *c, const char *url,
+                             const char *method, void **con_cls)
+{
+        struct http_req *r = calloc(1, sizeof(*r));
+        const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+        const union MHD_ConnectionInfo *sc = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+        bool post = false;
+
+        if (!r)
+                return MHD_NO;
+        r->srv = s;
+        r->conn = c;
+        r->hup_pfd = -1;                /* not in the poll set until the loop puts it there */
+        r->conn_fd = ci ? ci->connect_fd : -1;
+        r->first_ms = sbx_now_ms();
+        r->cn = sc ? sc->socket_context : NULL;
+        if (r->cn)
+                r->cn->req = r;
+        if ((r->next = s->reqs))
+                s->reqs->prev = r;
+        s->reqs = r;
+        s->n_reqs++;
+        *con_cls = r;
+        r->ep = endpoint_of(url, &post);
+        const char *auth = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
+        bool authorized = http_auth_ok(auth, s->o->token);
+        if (r->ep == HTTP_EP_HEALTH && strcmp(method, "GET") == 0)
+                return answer_get(r, authorized);
+        if (!authorized)
+                return answer_now(r, MHD_HTTP_UNAUTHORIZED, json_detail("a token is needed "
+                                  "(Authorization: Bearer TOKEN)"), 0);
+        if (r->ep == HTTP_EP_OTHER)
+                return answer_now(r, MHD_HTTP_NOT_FOUND, json_detail("Not Found"), 0);
+        if (strcmp(method, post ? "POST" : "GET") != 0)
+                return answer_now(r, MHD_HTTP_METHOD_NOT_ALLOWED, json_detail("Method Not Allowed"), 0);
+        return post ? admit(r) : answer_get(r, true);
+}
+
+/* A body past the cap is read on and dropped, then answered 413, so the
+ * client sees why rather than a reset connection. */
+static enum MHD_Result take_body(struct http_req *r, const char *data, size_t *size)
+{
+        size_t n = *size;
+
+        *size = 0;
+        if (sbx_now_ms() - r->first_ms > HTTP_REQUEST_DEADLINE_MS)
+                return MHD_NO;          /* a trickling client: cut */
+        if (r->too_big || r->len + n > r->srv->o->max_body_bytes) {
+                r->too_big = true;
+                return MHD_YES;
+        }
+        if (r->len + n + 1 > r->cap) {
+                size_t cap = r->cap ? r->cap : 4096;
+                while (cap < r->len + n + 1)
+                        cap *= 2;
+                char *b = realloc(r->body, cap);
+                if (!b)
+                        return MHD_NO;
+                r->body = b;
+                r->cap = cap;
+        }
+        memcpy(r->body + r->len, data, n);
+        r->len += n;
+        r->body[r->len] = '\0';
+        return MHD_YES;
+}
+
+static enum MHD_Result refuse_body(struct http_req *r, int status, char *answer)
+{
+        struct http_srv *s = r->srv;
+
+        http_admit_done(s->admit, r->ticket);
+        r->ticket = NULL;
+        return answer_now(r, status, answer, status == MHD_HTTP_SERVICE_UNAVAILABLE ?
+                          http_srv_retry_after(s) : 0);
+}
+
+/* A suite's answer is a stream of lines (application/x-ndjson). */
+static bool is_suite(const char *body, size_t len)
+{
+        cJSON *o = cJSON_ParseWithLength(body, len);
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "type");
+        bool suite = cJSON_IsString(t) && strcmp(t->valuestring, "suite") == 0;
+
+        cJSON_Delete(o);
+        return suite;
+}
+
+static enum MHD_Result body_done(struct http_req *r)
+{
+        struct http_srv *s = r->srv;
+        struct http_sf_error e;
+
+        if (r->too_big)
+                return refuse_body(r, MHD_HTTP_CONTENT_TOO_LARGE,
+                                   json_detail("request body over %zu bytes", s->o->max_body_bytes));
+        if (r->ep == HTTP_EP_RUN_CODE) {
+                switch (http_sf_parse(r->body ? r->body : "", r->len, &s->o->limits, &r->code, &e)) {
+                case HTTP_SF_INVALID:
+                        return refuse_body(r, MHD_HTTP_UNPROCESSABLE_CONTENT, http_sf_invalid(&e));
+                case HTTP_SF_REFUSED:
+                        http_metrics_run(&s->metrics, HTTP_OUT_SANDBOX_ERROR, -1);
+                        return refuse_body(r, MHD_HTTP_OK, http_sf_sandbox_error(e.msg));
+                case HTTP_SF_OK:
+                        break;
+                }
+        } else {
+                r->suite = is_suite(r->body ? r->body : "", r->len);
+        }
+        if (!http_admit_ready(s->admit, r->ticket))
+                return refuse_body(r, MHD_HTTP_SERVICE_UNAVAILABLE,
+                                   json_detail("the server is shutting down"));
+        r->state = HTTP_REQ_QUEUED;
+        r->admitted_ms = sbx_now_ms();
+        r->suspended = true;
+        MHD_suspend_connection(r->conn);
+        return MHD_YES;
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
+                                  const char *method, const char *version, const char *upload,
+                                  size_t *upload_size, void **con_cls)
+{
+        struct http_req *r = *con_cls;
+
+        if (!r)
+                return begin(cls, c, url, method, con_cls);
+        switch (r->state) {
+        case HTTP_REQ_BODY:
+                return *upload_size ? take_body(r, upload, upload_size) : body_done(r);
+        case HTTP_REQ_ANSWER:
+                return send_answer(r);
+        case HTTP_REQ_QUEUED:
+        case HTTP_REQ_RUNNING:
+                return MHD_NO;          /* resumed without an answer: its client is gone */
+        case HTTP_REQ_SENT:
+                break;
+        }
+        *upload_size = 0;
+        return MHD_YES;
+}
+
+void http_srv_req_free(struct http_srv *s, struct http_req *r)
+{
+        http_admit_done(s->admit, r->ticket);
+        if (r->cn) {
+                r->cn->req = NULL;
+                r->cn->since_ms = sbx_now_ms();
+        }
+        if (r->prev)
+                r->prev->next = r->next;
+        else
+                s->reqs = r->next;
+        if (r->next)
+                r->next->prev = r->prev;
+        s->n_reqs--;
+        http_code_request_free(&r->code);
+        free(r->body);
+        free(r->lines);
+        free(r->answer);
+        free(r);
+}
+
+static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
+                         enum MHD_RequestTerminationCode toe)
+{
+        struct http_srv *s = cls;
+        struct http_req *r = *con_cls;
+
+        if (!r)
+                return;
+        *con_cls = NULL;
+        if (r->job) {
+                /* only when the daemon stops under a run: the loop frees r
+                 * once the killed job has ended */
+                s->ops->kill(r->job);
+                r->gone = true;
+                r->conn = NULL;
+                if (r->cn)
+                        r->cn->req = NULL;
+                r->cn = NULL;
+                return;
+        }
+        http_srv_req_free(s, r);
+}
+
+static void on_connection(void *cls, struct MHD_Connection *c, void **socket_context,
+                          enum MHD_ConnectionNotificationCode code)
+{
+        struct http_srv *s = cls;
+        struct http_conn *cn = *socket_context;
+
+        if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+                if (!(cn = calloc(1, sizeof(*cn))))
+                        return;
+                cn->conn = c;
+                cn->since_ms = sbx_now_ms();
+                if ((cn->next = s->conns))
+                        s->conns->prev = cn;
+                s->conns = cn;
+                s->n_conns++;
+                *socket_context = cn;
+                return;
+        }
+        if (!cn)
+                return;
+        if (cn->req)
+                cn->req->cn = NULL;
+        if (cn->prev)
+                cn->prev->next = cn->next;
+        else
+                s->conns = cn->next;
+        if (cn->next)
+                cn->next->prev = cn->prev;
+        s->n_conns--;
+        free(cn);
+        *socket_context = NULL;
+}
+
+void http_srv_sweep(struct http_srv *s, int64_t now_ms)
+{
+        for (struct http_conn *cn = s->conns; cn; cn = cn->next) {
+                struct http_req *r = cn->req;
+                int64_t since = !r ? cn->since_ms : r->state == HTTP_REQ_BODY ? r->first_ms :
+                                r->state == HTTP_REQ_SENT ? r->sent_ms : now_ms;
+                if (cn->cut || now_ms - since <= HTTP_REQUEST_DEADLINE_MS)
+                        continue;
+                const union MHD_ConnectionInfo *ci =
+                        MHD_get_connection_info(cn->conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+                if (ci && shutdown(ci->connect_fd, SHUT_RDWR) == 0)
+                        cn->cut = true; /* libmicrohttpd reads EOF and closes it */
+        }
+}
+
+static void log_error(void *cls, const char *fmt, va_list ap)
+{
+        char msg[512];
+
+        vsnprintf(msg, sizeof(msg), fmt, ap);
+        msg[strcspn(msg, "\n")] = '\0';
+        fprintf(stderr, "sbx-run: http: %s\n", msg);
+}
+
+int http_srv_start(struct http_srv *s, struct sbx_err *err)
+{
+        const struct http_opts *o = s->o;
+        unsigned per_ip = o->addr.loopback ? 0 : (o->max_connections / 4 > 16 ? o->max_connections / 4 : 16);
+
+        s->d = MHD_start_daemon(MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG,
+                                0, NULL, NULL, on_request, s,
+                                MHD_OPTION_EXTERNAL_LOGGER, log_error, NULL,
+                                MHD_OPTION_LISTEN_SOCKET, o->listen_fd,
+                                MHD_OPTION_CONNECTION_LIMIT, o->max_connections,
+                                MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip,
+                                MHD_OPTION_CONNECTION_TIMEOUT, o->idle_timeout_s,
+                                MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)HTTP_HEADER_MEMORY_BYTES,
+                                MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
+                                MHD_OPTION_NOTIFY_CONNECTION, on_connection, s,
+                                MHD_OPTION_STRICT_FOR_CLIENT, 1,
+                                MHD_OPTION_SIGPIPE_HANDLED_BY_APP, 1,
+                                MHD_OPTION_END);
+        if (!s->d)
+                return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "--http: libmicrohttpd did not start");
+        return 0;
+}
+
+int http_srv_epoll_fd(const struct http_srv *s)
+{
+        const union MHD_DaemonInfo *di = MHD_get_daemon_info(s->d, MHD_DAEMON_INFO_EPOLL_FD);
+
+        return di ? di->epoll_fd : -1;
+}
+
+/* Milliseconds until libmicrohttpd must run again (-1: no deadline). */
+int64_t http_srv_timeout_ms(const struct http_srv *s)
+{
+        MHD_UNSIGNED_LONG_LONG ms;
+
+        return MHD_get_timeout(s->d, &ms) == MHD_YES ? (int64_t)ms : -1;
+}
+
+void http_srv_run(struct http_srv *s)
+{
+        MHD_run(s->d);
+}
+
+void http_srv_quiesce(struct http_srv *s)
+{
+        MHD_socket fd = MHD_quiesce_daemon(s->d);
+
+        if (fd != MHD_INVALID_SOCKET)
+                close(fd);
+        if (s->o->addr.is_unix)
+                unlink(s->o->addr.path);
+}
+
+void http_srv_stop(struct http_srv *s)
+{
+        for (struct http_req *r = s->reqs; r; r = r->next)
+                http_srv_resume(r);
+        MHD_run(s->d);
+        MHD_stop_daemon(s->d);
+        s->d = NULL;
+}
