@@ -21,7 +21,7 @@
 #define HTTP_DEFAULT_MAX_FILES          64
 #define HTTP_DEFAULT_MAX_FETCH_BYTES    (16LL << 20)
 #define HTTP_DEFAULT_IDLE_TIMEOUT_S     15
-#define HTTP_REQUEST_DEADLINE_MS        30000   /* headers and body, from the first byte */
+#define HTTP_DEFAULT_REQUEST_TIMEOUT_MS 30000   /* headers and body, an answer's sending */
 #define HTTP_HEADER_MEMORY_BYTES        (32 << 10)
 #define HTTP_MAX_NAME_DEPTH             8
 #define HTTP_MAX_NAME_COMPONENT         255
@@ -118,6 +118,7 @@ void *http_admit_owner(const struct http_ticket *t);
  * the caller ends one by one with http_admit_done (NULL-terminated). */
 struct http_ticket **http_admit_close(struct http_admit *a);
 size_t http_admit_waiting(const struct http_admit *a);     /* reserved, not running */
+size_t http_admit_ready_count(const struct http_admit *a); /* of them, with their body */
 size_t http_admit_running(const struct http_admit *a);
 size_t http_admit_clients(const struct http_admit *a);
 /* Seconds a refused client should wait: the queue ahead of it at the mean
@@ -191,6 +192,7 @@ struct http_exec_cfg {
         int64_t default_timeout_ms;     /* --serve requests without "timeout" */
         int64_t max_timeout_ms;         /* and with one */
         int64_t cpu_limit_s;            /* --cpu; 0: the timeout's */
+        int64_t max_cpu_s;              /* the helper's max_cpu; 0: none */
         long long memory_bytes;         /* the session's address space; -1: none */
         size_t max_fetch_bytes;
         const char *sbx_run;            /* suites run `sbx-run --suite` */
@@ -210,6 +212,7 @@ struct http_opts {
         size_t max_body_bytes;
         size_t max_fetch_bytes;
         unsigned idle_timeout_s;
+        int64_t request_timeout_ms;     /* a request's reading, an answer's sending */
         unsigned max_connections;
         struct http_limits limits;
         const char *ready_tier, *ready_python;  /* for the ready line and /health */
@@ -279,6 +282,7 @@ struct http_srv {
         struct http_conn *conns;
         size_t n_reqs, n_conns;
         bool draining, killing;
+        bool resumed;                   /* a connection was resumed since the last run */
 };
 
 int http_srv_start(struct http_srv *s, struct sbx_err *err);
@@ -297,7 +301,7 @@ int http_srv_epoll_fd(const struct http_srv *s);
 int64_t http_srv_timeout_ms(const struct http_srv *s);
 void http_srv_run(struct http_srv *s);
 /* Cuts connections whose client is too slow (headers or body not in, an
- * answer not taken, HTTP_REQUEST_DEADLINE_MS after it began). */
+ * answer not taken, request_timeout_ms after it began). */
 void http_srv_sweep(struct http_srv *s, int64_t now_ms);
 unsigned http_srv_retry_after(const struct http_srv *s);
 

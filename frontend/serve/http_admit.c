@@ -34,7 +34,7 @@ struct client {
 
 struct http_admit {
         size_t queue_max, client_max;
-        size_t waiting, running, n_clients;
+        size_t waiting, ready, running, n_clients;
         bool closed;
         struct client *clients;
         struct client *turn_head, *turn_tail;
@@ -163,6 +163,7 @@ bool http_admit_ready(struct http_admit *a, struct http_ticket *t)
         if (a->closed || t->state != TICKET_RESERVED)
                 return false;
         t->state = TICKET_READY;
+        a->ready++;
         t->next = NULL;
         if (c->tail)
                 c->tail->next = t;
@@ -189,6 +190,7 @@ struct http_ticket *http_admit_next(struct http_admit *a)
                 turn_push(a, c);                /* its next request waits its turn */
         t->next = NULL;
         t->state = TICKET_RUNNING;
+        a->ready--;
         c->waiting--;
         a->waiting--;
         a->running++;
@@ -222,8 +224,10 @@ void http_admit_done(struct http_admit *a, struct http_ticket *t)
         if (!t)
                 return;
         c = t->client;
-        if (t->state == TICKET_READY)
+        if (t->state == TICKET_READY) {
                 unlink_ready(a, t);
+                a->ready--;
+        }
         if (t->state == TICKET_RUNNING) {
                 a->running--;
         } else {
@@ -255,6 +259,7 @@ struct http_ticket **http_admit_close(struct http_admit *a)
 }
 
 size_t http_admit_waiting(const struct http_admit *a) { return a->waiting; }
+size_t http_admit_ready_count(const struct http_admit *a) { return a->ready; }
 size_t http_admit_running(const struct http_admit *a) { return a->running; }
 size_t http_admit_clients(const struct http_admit *a) { return a->n_clients; }
 

@@ -19,6 +19,7 @@
 #include "cli.h"
 #include "http.h"
 #include "http_runner_text.h"
+#include "limit.h"
 #include "output.h"
 #include "results.h"
 #include "serve.h"
@@ -89,6 +90,16 @@ static int make_workdir(struct http_job *j, const char *code, size_t code_len,
         return 0;
 }
 
+/* A run's CPU limit: --cpu, or the timeout's (as a single run's), never
+ * above the helper's ceiling, which would refuse the run. */
+static int64_t cpu_for(const struct http_exec_sbx *x, int64_t timeout_ms)
+{
+        int64_t cpu = x->cfg.cpu_limit_s ? x->cfg.cpu_limit_s :
+                      (timeout_ms + 999) / 1000 + DEFAULT_CPU_SLACK_S;
+
+        return x->cfg.max_cpu_s > 0 && cpu > x->cfg.max_cpu_s ? x->cfg.max_cpu_s : cpu;
+}
+
 /* python -I -B -c RUNNER PROGRAM STDIN MEMORY MODE, the runner's argv. */
 static int start_python(struct http_job *j, bool private_workdir, const char *mode,
                         int64_t timeout_ms, char *const *env, struct sbx_err *err)
@@ -101,7 +112,7 @@ static int start_python(struct http_job *j, bool private_workdir, const char *mo
                 .argv = argv, .workdir = j->dir, .private_workdir = private_workdir,
                 .workdir_files = private_workdir ? files : NULL,
                 .env_extra = (const char *const *)env, .timeout_ms = timeout_ms,
-                .cpu_limit_s = j->x->cfg.cpu_limit_s,
+                .cpu_limit_s = cpu_for(j->x, timeout_ms),
         };
 
         if (!j->memory[0])
@@ -182,7 +193,8 @@ static int start_argv(struct http_job *j, struct sbx_err *err)
         rq->argv[0] = arg0;
         struct run_spec spec = {
                 .argv = rq->argv, .workdir = workdir, .env_extra = (const char *const *)rq->env,
-                .timeout_ms = native_timeout(j->x, rq), .cpu_limit_s = j->x->cfg.cpu_limit_s,
+                .timeout_ms = native_timeout(j->x, rq),
+                .cpu_limit_s = cpu_for(j->x, native_timeout(j->x, rq)),
         };
         int rc = sbx_run_start(j->x->cfg.sb, &spec, &j->run, err);
         rq->argv[0] = saved;

@@ -18,14 +18,15 @@
 #include "trace.h"
 
 enum hopt { H_SBX_RUN, H_ADDR, H_TOKEN_FILE, H_QUEUE, H_CLIENT_QUEUE, H_MAX_BODY, H_MAX_TIMEOUT,
-            H_MAX_FILES, H_MAX_FETCH, H_IDLE, H_MAX_CONN };
+            H_MAX_FILES, H_MAX_FETCH, H_IDLE, H_REQUEST_TIMEOUT, H_MAX_CONN };
 
 static const struct { const char *name; enum hopt id; } http_options[] = {
         { "--sbx-run", H_SBX_RUN }, { "--http", H_ADDR }, { "--http-token-file", H_TOKEN_FILE },
         { "--http-queue", H_QUEUE }, { "--http-client-queue", H_CLIENT_QUEUE },
         { "--http-max-body", H_MAX_BODY }, { "--http-max-timeout", H_MAX_TIMEOUT },
         { "--http-max-files", H_MAX_FILES }, { "--http-max-fetch-bytes", H_MAX_FETCH },
-        { "--http-idle-timeout", H_IDLE }, { "--http-max-connections", H_MAX_CONN },
+        { "--http-idle-timeout", H_IDLE }, { "--http-request-timeout", H_REQUEST_TIMEOUT },
+        { "--http-max-connections", H_MAX_CONN },
 };
 
 static const char http_usage[] =
@@ -54,6 +55,8 @@ static const char http_usage[] =
 "  --http-max-files N        files a /run_code request may send (default 64)\n"
 "  --http-max-fetch-bytes B  fetch_files' bytes in all (default 16M)\n"
 "  --http-idle-timeout SEC   a silent connection is closed (default 15)\n"
+"  --http-request-timeout SEC  a request's headers and body must be in, and its\n"
+"                            answer taken, within SEC of its start (default 30)\n"
 "  --http-max-connections N  open connections at most (default -j + queue + 64)\n"
 "\n"
 "SIGTERM, SIGINT, SIGHUP: stop listening, answer queued requests 503, finish and\n"
@@ -61,7 +64,7 @@ static const char http_usage[] =
 
 struct http_main {
         const char *sbx_run, *addr, *token_file;
-        long long queue, client_queue, max_body, max_files, max_fetch, idle, max_conn;
+        long long queue, client_queue, max_body, max_files, max_fetch, idle, request_timeout, max_conn;
         double max_timeout_s;
         bool help;
         struct strvec rest;             /* the sandbox options, for cli_parse */
@@ -101,6 +104,7 @@ static int take_value(struct http_main *m, enum hopt id, const char *opt, const 
         case H_MAX_FETCH: return parse_size(opt, v, &m->max_fetch, err);
         case H_MAX_FILES: return limit_parse_int(opt, v, 0, 100000, &m->max_files, err);
         case H_IDLE: return limit_parse_int(opt, v, 1, 3600, &m->idle, err);
+        case H_REQUEST_TIMEOUT: return limit_parse_int(opt, v, 1, 3600, &m->request_timeout, err);
         case H_MAX_CONN: return limit_parse_int(opt, v, 16, 65536, &m->max_conn, err);
         case H_MAX_TIMEOUT:
                 m->max_timeout_s = strtod(v, &end);
@@ -208,6 +212,8 @@ static void fill_opts(struct http_opts *o, const struct http_main *m, const stru
         o->max_body_bytes = m->max_body ? (size_t)m->max_body : HTTP_DEFAULT_MAX_BODY_BYTES;
         o->max_fetch_bytes = m->max_fetch ? (size_t)m->max_fetch : HTTP_DEFAULT_MAX_FETCH_BYTES;
         o->idle_timeout_s = m->idle ? (unsigned)m->idle : HTTP_DEFAULT_IDLE_TIMEOUT_S;
+        o->request_timeout_ms = m->request_timeout ? m->request_timeout * 1000 :
+                                HTTP_DEFAULT_REQUEST_TIMEOUT_MS;
         o->max_connections = m->max_conn ? (unsigned)m->max_conn :
                              (unsigned)(o->slots + o->queue_max + 64);
         o->limits.max_timeout_ms = m->max_timeout_s > 0 ? limit_ms_round_up(m->max_timeout_s) :
@@ -217,14 +223,17 @@ static void fill_opts(struct http_opts *o, const struct http_main *m, const stru
         o->limits.max_memory_bytes = c->sb.memory_bytes ? c->sb.memory_bytes : DEFAULT_MEMORY_BYTES;
 }
 
-/* The helper's ceilings bind too: a run above them would be refused. */
-static void apply_ceilings(struct http_opts *o, struct sandbox *sb)
+/* The helper's ceilings bind too: a run above them would be refused.
+ * Returns its max_cpu (0: none). */
+static int64_t apply_ceilings(struct http_opts *o, struct sandbox *sb)
 {
-        double timeout_s, cpu_s;
+        double timeout_s = 0, cpu_s = 0;
 
-        if (sandbox_helper_ceilings(sb, &timeout_s, &cpu_s) == 1 && timeout_s > 0 &&
-            timeout_s * 1000 < (double)o->limits.max_timeout_ms)
+        if (sandbox_helper_ceilings(sb, &timeout_s, &cpu_s) != 1)
+                return 0;
+        if (timeout_s > 0 && timeout_s * 1000 < (double)o->limits.max_timeout_ms)
                 o->limits.max_timeout_ms = (int64_t)(timeout_s * 1000);
+        return cpu_s > 0 ? (int64_t)cpu_s : 0;
 }
 
 static int serve(struct http_main *m, struct cli_opts *c, struct http_opts *o, struct sbx_err *err)
@@ -239,13 +248,14 @@ static int serve(struct http_main *m, struct cli_opts *c, struct http_opts *o, s
         c->sb.probe_by_first_run = false;
         if (sandbox_open(&sb, &c->sb, err) < 0)
                 return -1;
-        apply_ceilings(o, sb);
+        int64_t max_cpu_s = apply_ceilings(o, sb);
         sandbox_warm_expect(sb, (size_t)o->slots);
         o->ready_tier = tier_name(sandbox_tier(sb));
         o->ready_python = sandbox_python(sb);
         struct http_exec_cfg cfg = {
                 .sb = sb, .default_timeout_ms = c->timeout_ms ? c->timeout_ms : DEFAULT_TIMEOUT_MS,
                 .max_timeout_ms = o->limits.max_timeout_ms, .cpu_limit_s = c->cpu_limit_s,
+                .max_cpu_s = max_cpu_s,
                 .memory_bytes = o->limits.max_memory_bytes, .max_fetch_bytes = o->max_fetch_bytes,
                 .sbx_run = find_sbx_run(m, self, sizeof(self)), .suite_args = m->suite_args.items ? m->suite_args.items : (char *[]){ NULL },
         };

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -107,7 +108,7 @@ static char *native_answer(struct http_req *r, const char **ctype)
         return steal_pointer(&r->lines);
 }
 
-static char *killed_answer(struct http_req *r)
+static char *killed_answer(const struct http_req *r)
 {
         if (r->ep == HTTP_EP_RUN_CODE)
                 return http_sf_sandbox_error(SHUTDOWN_MSG);
@@ -120,7 +121,8 @@ static char *killed_answer(struct http_req *r)
         return text;
 }
 
-/* The job ended: its answer, unless its client is gone. */
+/* The job ended: its answer, unless its client is gone or it was
+ * answered already (killed at shutdown). */
 static void finish_req(struct http_srv *s, struct http_req *r)
 {
         struct http_code_result res;
@@ -131,18 +133,16 @@ static void finish_req(struct http_srv *s, struct http_req *r)
         r->job = NULL;
         end_ticket(s, r);
         double run_s = (double)(sbx_now_ms() - r->admitted_ms) / 1000;
-        if (r->gone) {
+        if (r->gone || r->killed) {
                 http_metrics_run(&s->metrics, HTTP_OUT_CANCELLED, run_s);
                 http_code_result_free(&res);
                 if (!r->conn)
-                        http_srv_req_free(s, r);        /* the daemon let it go */
-                else
+                        http_srv_req_free(s, r);        /* its connection is gone */
+                else if (r->state == HTTP_REQ_RUNNING)
                         http_srv_resume(r);             /* closed, unanswered */
                 return;
         }
-        if (r->killed)
-                body = killed_answer(r);
-        else if (r->ep == HTTP_EP_RUN_CODE)
+        if (r->ep == HTTP_EP_RUN_CODE)
                 body = http_sf_render(&res);
         else
                 body = native_answer(r, &ctype);
@@ -153,7 +153,9 @@ static void finish_req(struct http_srv *s, struct http_req *r)
 }
 
 /* The client of a suspended request hung up: a queued request is
- * dropped, a running one killed (and dropped when it ends). */
+ * dropped; a running one runs out (its timeout bounds it) unanswered.
+ * It is not killed: killing a warm run waits for its zygote, which in the
+ * helper tier ends only when the sample does (docs/http.md). */
 static void client_gone(struct http_srv *s, struct http_req *r)
 {
         r->gone = true;
@@ -161,8 +163,6 @@ static void client_gone(struct http_srv *s, struct http_req *r)
                 end_ticket(s, r);
                 http_metrics_run(&s->metrics, HTTP_OUT_CANCELLED, 0);
                 http_srv_resume(r);
-        } else if (r->job) {
-                s->ops->kill(r->job);
         }
 }
 
@@ -224,14 +224,27 @@ static void drain(struct http_srv *s)
         fprintf(stderr, "sbx-run: http: draining: runs in flight finish, new requests get 503\n");
 }
 
+/* The runs in flight are given up: each is answered now, and killed
+ * once every answer is out (reap_left), since a kill may wait. */
 static void kill_all(struct http_srv *s)
 {
         s->killing = true;
-        for (struct http_req *r = s->reqs; r; r = r->next)
-                if (r->job) {
-                        r->killed = true;
-                        s->ops->kill(r->job);
-                }
+        for (struct http_req *r = s->reqs; r; r = r->next) {
+                if (!r->job || r->killed)
+                        continue;
+                r->killed = true;
+                if (r->conn && !r->gone)
+                        http_srv_answer(r, 200, killed_answer(r), NULL, 0);
+        }
+}
+
+/* Whether a request still has its connection (an answer to send). */
+static bool any_connected(const struct http_srv *s)
+{
+        for (const struct http_req *r = s->reqs; r; r = r->next)
+                if (r->conn)
+                        return true;
+        return false;
 }
 
 static int poll_once(struct http_srv *s, struct pollfd *pfds, const sigset_t *waitmask)
@@ -254,6 +267,12 @@ static int poll_once(struct http_srv *s, struct pollfd *pfds, const sigset_t *wa
         http_srv_run(s);
         after_poll(s, pfds);
         dispatch(s);
+        /* a resumed connection is libmicrohttpd's to answer now: its
+         * epoll fd does not say so, so the next wait would be one long */
+        while (s->resumed) {
+                s->resumed = false;
+                http_srv_run(s);
+        }
         return 0;
 }
 
@@ -272,6 +291,7 @@ static void print_ready(const struct http_srv *s)
         cJSON_AddNumberToObject(r, "jobs", o->slots);
         cJSON_AddNumberToObject(r, "queue", (double)o->queue_max);
         cJSON_AddBoolToObject(r, "token", o->token != NULL);
+        cJSON_AddNumberToObject(r, "pid", (double)getpid());
         char *text = cJSON_PrintUnformatted(r);
         cJSON_Delete(r);
         if (text)
@@ -306,7 +326,7 @@ static int serve_loop(struct http_srv *s, const sigset_t *waitmask)
                 if (!hard)
                         hard = now + s->o->limits.max_timeout_ms + 2000LL * s->o->idle_timeout_s +
                                DRAIN_GRACE_MS;
-                if (s->n_reqs == 0)
+                if (!any_connected(s))
                         return 0;
                 if (now > hard && !s->killing)
                         kill_all(s);
@@ -315,26 +335,25 @@ static int serve_loop(struct http_srv *s, const sigset_t *waitmask)
         }
 }
 
-/* After the daemon stopped: the jobs it left (killed) are reaped. */
+/* After the daemon stopped (every answer out): the runs left are killed
+ * and reaped. */
 static void reap_left(struct http_srv *s)
 {
         struct pollfd none;
-        int64_t until = sbx_now_ms() + DRAIN_GRACE_MS;
 
-        while (s->reqs && sbx_now_ms() < until) {
+        for (struct http_req *r = s->reqs; r; r = r->next)
+                if (r->job)
+                        s->ops->kill(r->job);
+        while (s->reqs) {
                 struct http_req *next;
                 for (struct http_req *r = s->reqs; r; r = next) {
                         next = r->next;
-                        if (!r->job) {
+                        r->conn = NULL;
+                        r->killed = true;
+                        if (!r->job)
                                 http_srv_req_free(s, r);
-                                continue;
-                        }
-                        s->ops->kill(r->job);
-                        if (s->ops->step(r->job, &none, 0, take_line, r) == 1) {
-                                r->gone = true;
-                                r->conn = NULL;
+                        else if (s->ops->step(r->job, &none, 0, take_line, r) == 1)
                                 finish_req(s, r);
-                        }
                 }
                 if (s->reqs)
                         poll(NULL, 0, 10);
@@ -366,7 +385,6 @@ int http_serve(const struct http_opts *o, const struct http_exec_ops *ops)
                 fprintf(stderr, "sbx-run: --http: ppoll: %s\n", strerror(errno));
         if (!s.draining)
                 http_srv_quiesce(&s);
-        kill_all(&s);
         http_srv_stop(&s);
         reap_left(&s);
         http_admit_free(s.admit);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -56,6 +57,7 @@ void http_srv_resume(struct http_req *r)
 {
         if (r->suspended) {
                 r->suspended = false;
+                r->srv->resumed = true;
                 MHD_resume_connection(r->conn);
         }
 }
@@ -169,7 +171,9 @@ static char *health_json(const struct http_srv *s, bool details)
                 cJSON_AddStringToObject(o, "tier", s->o->ready_tier ? s->o->ready_tier : "");
                 cJSON_AddNumberToObject(o, "slots", s->o->slots);
                 cJSON_AddNumberToObject(o, "running", (double)http_admit_running(s->admit));
-                cJSON_AddNumberToObject(o, "queued", (double)http_admit_waiting(s->admit));
+                cJSON_AddNumberToObject(o, "queued", (double)http_admit_ready_count(s->admit));
+                cJSON_AddNumberToObject(o, "reading", (double)(http_admit_waiting(s->admit) -
+                                                               http_admit_ready_count(s->admit)));
                 cJSON_AddNumberToObject(o, "queue_max", (double)s->o->queue_max);
         }
         char *text = cJSON_PrintUnformatted(o);
@@ -200,6 +204,30 @@ static enum MHD_Result answer_get(struct http_req *r, bool authorized)
         }
 }
 
+struct framing { int lengths, encodings; };
+
+static enum MHD_Result count_framing(void *cls, enum MHD_ValueKind kind, const char *key,
+                                     const char *value)
+{
+        struct framing *f = cls;
+
+        if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) == 0)
+                f->lengths++;
+        else if (strcasecmp(key, MHD_HTTP_HEADER_TRANSFER_ENCODING) == 0)
+                f->encodings++;
+        return MHD_YES;
+}
+
+/* A body framed two ways (two Content-Lengths, or one and chunked) is
+ * what request smuggling through a proxy in front relies on: refused. */
+static bool framing_ok(struct MHD_Connection *c)
+{
+        struct framing f = { 0, 0 };
+
+        MHD_get_connection_values(c, MHD_HEADER_KIND, count_framing, &f);
+        return f.lengths + f.encodings <= 1;
+}
+
 /* Whether the body announced fits; chunked bodies are counted as read. */
 static bool length_ok(struct http_req *r)
 {
@@ -214,6 +242,9 @@ static enum MHD_Result admit(struct http_req *r)
         struct http_srv *s = r->srv;
         char key[HTTP_CLIENT_KEY_BYTES];
 
+        if (!framing_ok(r->conn))
+                return answer_now(r, MHD_HTTP_BAD_REQUEST, json_detail("the body's length is given "
+                                  "more than once (Content-Length, Transfer-Encoding)"), 0);
         if (!length_ok(r))
                 return answer_now(r, MHD_HTTP_CONTENT_TOO_LARGE, json_detail(
                                   "request body over %zu bytes", s->o->max_body_bytes), 0);
@@ -282,7 +313,7 @@ static enum MHD_Result take_body(struct http_req *r, const char *data, size_t *s
         size_t n = *size;
 
         *size = 0;
-        if (sbx_now_ms() - r->first_ms > HTTP_REQUEST_DEADLINE_MS)
+        if (sbx_now_ms() - r->first_ms > r->srv->o->request_timeout_ms)
                 return MHD_NO;          /* a trickling client: cut */
         if (r->too_big || r->len + n > r->srv->o->max_body_bytes) {
                 r->too_big = true;
@@ -410,9 +441,9 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
                 return;
         *con_cls = NULL;
         if (r->job) {
-                /* only when the daemon stops under a run: the loop frees r
-                 * once the killed job has ended */
-                s->ops->kill(r->job);
+                /* a run not answered (its client gone, or the daemon
+                 * stopping) or answered before its end (killed): the loop
+                 * frees r once the job has ended */
                 r->gone = true;
                 r->conn = NULL;
                 if (r->cn)
@@ -462,7 +493,7 @@ void http_srv_sweep(struct http_srv *s, int64_t now_ms)
                 struct http_req *r = cn->req;
                 int64_t since = !r ? cn->since_ms : r->state == HTTP_REQ_BODY ? r->first_ms :
                                 r->state == HTTP_REQ_SENT ? r->sent_ms : now_ms;
-                if (cn->cut || now_ms - since <= HTTP_REQUEST_DEADLINE_MS)
+                if (cn->cut || now_ms - since <= s->o->request_timeout_ms)
                         continue;
                 const union MHD_ConnectionInfo *ci =
                         MHD_get_connection_info(cn->conn, MHD_CONNECTION_INFO_CONNECTION_FD);

@@ -57,9 +57,12 @@ static void only_ready_requests_run(void **state)
 
         assert_int_equal(http_admit_reserve(a, "a", NULL, &r), HTTP_ADMIT_OK);
         assert_null(http_admit_next(a));
+        assert_int_equal(http_admit_ready_count(a), 0);
         assert_true(http_admit_ready(a, r));
+        assert_int_equal(http_admit_ready_count(a), 1);
         assert_false(http_admit_ready(a, r));   /* once */
         assert_ptr_equal(http_admit_next(a), r);
+        assert_int_equal(http_admit_ready_count(a), 0);
         assert_null(http_admit_next(a));
         http_admit_done(a, r);
         http_admit_free(a);
