@@ -170,5 +170,6 @@ int main(void)
                 cmocka_unit_test(fetch_reads_plain_files_only),
                 cmocka_unit_test(fetch_counts_the_cap_over_all_files),
         };
+        alarm(60);      /* an open that blocks (a FIFO without O_NONBLOCK) fails, not hangs */
         return cmocka_run_group_tests(tests, unit_tmpdir_setup, unit_tmpdir_teardown);
 }
