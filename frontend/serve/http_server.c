@@ -502,10 +502,27 @@ void http_srv_sweep(struct http_srv *s, int64_t now_ms)
         }
 }
 
+#define LOG_LINES_PER_S 10
+
+/* libmicrohttpd's notes, at most LOG_LINES_PER_S a second: a flood of bad
+ * clients must not become a flood of stderr. */
 static void log_error(void *cls, const char *fmt, va_list ap)
 {
+        static int64_t second;
+        static unsigned lines, dropped;
         char msg[512];
+        int64_t now = sbx_now_ms() / 1000;
 
+        if (now != second) {
+                if (dropped)
+                        fprintf(stderr, "sbx-run: http: %u more such lines left out\n", dropped);
+                second = now;
+                lines = dropped = 0;
+        }
+        if (++lines > LOG_LINES_PER_S) {
+                dropped++;
+                return;
+        }
         vsnprintf(msg, sizeof(msg), fmt, ap);
         msg[strcspn(msg, "\n")] = '\0';
         fprintf(stderr, "sbx-run: http: %s\n", msg);
