@@ -101,12 +101,15 @@ CHECK_TESTS := $(filter-out $(FULL_TESTS),$(INTEGRATION_TESTS))
 # and kill(-1) too; escape/warm_caller_limits.t runs a warm suite under a
 # caller's hard nproc of 40, which every process of the test user counts
 # against (another test's -j4 suite beside it could make its forks fail);
-# escape/semaphores.t reads the host's MemAvailable around a flood.
+# escape/semaphores.t reads the host's MemAvailable around a flood;
+# serve/http.t and serve/verl.t keep HTTP servers with zygotes of the test
+# user up for tens of seconds, which suites/warm.t, counting the test
+# user's zygotes, would count as its own.
 SERIAL_TESTS := tests/escape/bombs.t tests/escape/signals.t tests/escape/daemon.t \
                 tests/frontend/hostile.t tests/hardened/no-userns-helper.t \
                 tests/hardened/pids-cgroup.t tests/suites/jobs_ceiling.t \
                 tests/escape/warm.t tests/escape/warm_caller_limits.t \
-                tests/escape/semaphores.t
+                tests/escape/semaphores.t tests/serve/http.t tests/serve/verl.t
 PROVE_JOBS ?= 2
 
 integration: all $(TRY_SYSCALL) $(WRITE_BPF) $(CANDIDATE_PROBE) $(INIT_PROBE)
