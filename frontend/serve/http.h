@@ -17,6 +17,7 @@
 
 #define HTTP_DEFAULT_QUEUE              256
 #define HTTP_DEFAULT_MAX_BODY_BYTES     (16LL << 20)
+#define HTTP_DEFAULT_MAX_BUFFERED_BYTES (256LL << 20)   /* every body held at once */
 #define HTTP_DEFAULT_MAX_TIMEOUT_MS     (300LL * 1000)
 #define HTTP_DEFAULT_MAX_FILES          64
 #define HTTP_DEFAULT_MAX_FETCH_BYTES    (16LL << 20)
@@ -210,6 +211,7 @@ struct http_opts {
         int slots;                      /* runs at once: -j */
         size_t queue_max, client_max;
         size_t max_body_bytes;
+        size_t max_buffered_bytes;      /* the bodies of every request held at once */
         size_t max_fetch_bytes;
         unsigned idle_timeout_s;
         int64_t request_timeout_ms;     /* a request's reading, an answer's sending */
@@ -248,7 +250,8 @@ struct http_req {
         struct http_ticket *ticket;
         char *body;
         size_t len, cap;
-        bool too_big, suspended, gone, killed, suite;
+        size_t charge;                  /* its share of srv->buffered */
+        bool too_big, no_room, suspended, gone, killed, suite;
         int conn_fd;
         int64_t first_ms, admitted_ms, sent_ms;
         struct http_code_request code;  /* /run_code, translated */
@@ -281,6 +284,7 @@ struct http_srv {
         struct http_req *reqs;
         struct http_conn *conns;
         size_t n_reqs, n_conns;
+        size_t buffered;                /* bytes of bodies held */
         bool draining, killing;
         bool resumed;                   /* a connection was resumed since the last run */
 };
@@ -294,6 +298,8 @@ void http_srv_quiesce(struct http_srv *s);
 void http_srv_answer(struct http_req *r, int status, char *body, const char *ctype,
                      unsigned retry_after);
 void http_srv_resume(struct http_req *r);
+/* The body is not needed any more (its run started): its memory freed. */
+void http_srv_drop_body(struct http_req *r);
 void http_srv_req_free(struct http_srv *s, struct http_req *r);
 /* libmicrohttpd's epoll fd, when it must run again (ms, -1: no deadline),
  * and one run of it. */

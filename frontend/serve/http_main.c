@@ -17,13 +17,14 @@
 #include "limit.h"
 #include "trace.h"
 
-enum hopt { H_SBX_RUN, H_ADDR, H_TOKEN_FILE, H_QUEUE, H_CLIENT_QUEUE, H_MAX_BODY, H_MAX_TIMEOUT,
+enum hopt { H_SBX_RUN, H_ADDR, H_TOKEN_FILE, H_QUEUE, H_CLIENT_QUEUE, H_MAX_BODY, H_MAX_BUFFERED, H_MAX_TIMEOUT,
             H_MAX_FILES, H_MAX_FETCH, H_IDLE, H_REQUEST_TIMEOUT, H_MAX_CONN };
 
 static const struct { const char *name; enum hopt id; } http_options[] = {
         { "--sbx-run", H_SBX_RUN }, { "--http", H_ADDR }, { "--http-token-file", H_TOKEN_FILE },
         { "--http-queue", H_QUEUE }, { "--http-client-queue", H_CLIENT_QUEUE },
-        { "--http-max-body", H_MAX_BODY }, { "--http-max-timeout", H_MAX_TIMEOUT },
+        { "--http-max-body", H_MAX_BODY }, { "--http-max-buffered", H_MAX_BUFFERED },
+        { "--http-max-timeout", H_MAX_TIMEOUT },
         { "--http-max-files", H_MAX_FILES }, { "--http-max-fetch-bytes", H_MAX_FETCH },
         { "--http-idle-timeout", H_IDLE }, { "--http-request-timeout", H_REQUEST_TIMEOUT },
         { "--http-max-connections", H_MAX_CONN },
@@ -51,6 +52,8 @@ static const char http_usage[] =
 "  --http-client-queue N     of them, one client's (default 3/4 of the queue);\n"
 "                            past it 429 with Retry-After\n"
 "  --http-max-body BYTES     a request body's cap (default 16M): 413 past it\n"
+"  --http-max-buffered BYTES the bodies held at once, waiting to run (default\n"
+"                            256M, at least one body): 503 past it\n"
 "  --http-max-timeout SEC    a request's run_timeout/timeout is cut to this (300)\n"
 "  --http-max-files N        files a /run_code request may send (default 64)\n"
 "  --http-max-fetch-bytes B  fetch_files' bytes in all (default 16M)\n"
@@ -64,7 +67,7 @@ static const char http_usage[] =
 
 struct http_main {
         const char *sbx_run, *addr, *token_file;
-        long long queue, client_queue, max_body, max_files, max_fetch, idle, request_timeout, max_conn;
+        long long queue, client_queue, max_body, max_buffered, max_files, max_fetch, idle, request_timeout, max_conn;
         double max_timeout_s;
         bool help;
         struct strvec rest;             /* the sandbox options, for cli_parse */
@@ -101,6 +104,7 @@ static int take_value(struct http_main *m, enum hopt id, const char *opt, const 
         case H_QUEUE: return limit_parse_int(opt, v, 1, 100000, &m->queue, err);
         case H_CLIENT_QUEUE: return limit_parse_int(opt, v, 1, 100000, &m->client_queue, err);
         case H_MAX_BODY: return parse_size(opt, v, &m->max_body, err);
+        case H_MAX_BUFFERED: return parse_size(opt, v, &m->max_buffered, err);
         case H_MAX_FETCH: return parse_size(opt, v, &m->max_fetch, err);
         case H_MAX_FILES: return limit_parse_int(opt, v, 0, 100000, &m->max_files, err);
         case H_IDLE: return limit_parse_int(opt, v, 1, 3600, &m->idle, err);
@@ -210,6 +214,9 @@ static void fill_opts(struct http_opts *o, const struct http_main *m, const stru
         o->queue_max = m->queue ? (size_t)m->queue : HTTP_DEFAULT_QUEUE;
         o->client_max = m->client_queue ? (size_t)m->client_queue : (o->queue_max * 3 + 3) / 4;
         o->max_body_bytes = m->max_body ? (size_t)m->max_body : HTTP_DEFAULT_MAX_BODY_BYTES;
+        o->max_buffered_bytes = m->max_buffered ? (size_t)m->max_buffered : HTTP_DEFAULT_MAX_BUFFERED_BYTES;
+        if (o->max_buffered_bytes < o->max_body_bytes)
+                o->max_buffered_bytes = o->max_body_bytes;
         o->max_fetch_bytes = m->max_fetch ? (size_t)m->max_fetch : HTTP_DEFAULT_MAX_FETCH_BYTES;
         o->idle_timeout_s = m->idle ? (unsigned)m->idle : HTTP_DEFAULT_IDLE_TIMEOUT_S;
         o->request_timeout_ms = m->request_timeout ? m->request_timeout * 1000 :

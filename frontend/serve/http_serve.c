@@ -66,6 +66,7 @@ static void start_req(struct http_srv *s, struct http_req *r)
 
         if (r->ep == HTTP_EP_RUN_CODE && ops->start_code(ops->ctx, &r->code, &r->job, &err) < 0) {
                 end_ticket(s, r);
+                http_srv_drop_body(r);
                 http_metrics_run(&s->metrics, HTTP_OUT_SANDBOX_ERROR, -1);
                 http_srv_answer(r, 200, http_sf_sandbox_error(err.msg), NULL, 0);
                 return;
@@ -73,9 +74,11 @@ static void start_req(struct http_srv *s, struct http_req *r)
         if (r->ep == HTTP_EP_SERVE &&
             ops->start_native(ops->ctx, r->body ? r->body : "", r->len, &r->job, &line, &status) < 0) {
                 end_ticket(s, r);
+                http_srv_drop_body(r);
                 http_srv_answer(r, status, line, NULL, 0);
                 return;
         }
+        http_srv_drop_body(r);
         r->state = HTTP_REQ_RUNNING;
 }
 

@@ -53,6 +53,14 @@ void http_srv_answer(struct http_req *r, int status, char *body, const char *cty
         http_srv_resume(r);
 }
 
+void http_srv_drop_body(struct http_req *r)
+{
+        r->srv->buffered -= r->charge;
+        r->charge = r->len = r->cap = 0;
+        free(r->body);
+        r->body = NULL;
+}
+
 void http_srv_resume(struct http_req *r)
 {
         if (r->suspended) {
@@ -228,13 +236,13 @@ static bool framing_ok(struct MHD_Connection *c)
         return f.lengths + f.encodings <= 1;
 }
 
-/* Whether the body announced fits; chunked bodies are counted as read. */
-static bool length_ok(struct http_req *r)
+/* The body's announced length (0: none, chunked: counted as read). */
+static unsigned long long announced_length(struct http_req *r)
 {
         const char *cl = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND,
                                                      MHD_HTTP_HEADER_CONTENT_LENGTH);
 
-        return !cl || strtoull(cl, NULL, 10) <= r->srv->o->max_body_bytes;
+        return cl ? strtoull(cl, NULL, 10) : 0;
 }
 
 static enum MHD_Result admit(struct http_req *r)
@@ -245,13 +253,21 @@ static enum MHD_Result admit(struct http_req *r)
         if (!framing_ok(r->conn))
                 return answer_now(r, MHD_HTTP_BAD_REQUEST, json_detail("the body's length is given "
                                   "more than once (Content-Length, Transfer-Encoding)"), 0);
-        if (!length_ok(r))
+        unsigned long long length = announced_length(r);
+        if (length > s->o->max_body_bytes)
                 return answer_now(r, MHD_HTTP_CONTENT_TOO_LARGE, json_detail(
                                   "request body over %zu bytes", s->o->max_body_bytes), 0);
+        /* every body is held until its run starts: their sum is bounded */
+        if (s->buffered + length > s->o->max_buffered_bytes)
+                return answer_now(r, MHD_HTTP_SERVICE_UNAVAILABLE, json_detail(
+                                  "the server holds %zu bytes of requests already", s->buffered),
+                                  http_srv_retry_after(s));
         client_key(r, key, sizeof(key));
         switch (http_admit_reserve(s->admit, key, r, &r->ticket)) {
         case HTTP_ADMIT_OK:
                 r->state = HTTP_REQ_BODY;
+                r->charge = length;     /* held for it before it is sent */
+                s->buffered += length;
                 return MHD_YES;
         case HTTP_ADMIT_CLIENT_FULL:
                 return answer_now(r, MHD_HTTP_TOO_MANY_REQUESTS, json_detail(
@@ -323,9 +339,17 @@ static enum MHD_Result take_body(struct http_req *r, const char *data, size_t *s
                 size_t cap = r->cap ? r->cap : 4096;
                 while (cap < r->len + n + 1)
                         cap *= 2;
+                struct http_srv *s = r->srv;
+                size_t charge = cap > r->charge ? cap : r->charge;
+                if (r->no_room || s->buffered - r->charge + charge > s->o->max_buffered_bytes) {
+                        r->no_room = true;      /* read on and dropped, then 503 */
+                        return MHD_YES;
+                }
                 char *b = realloc(r->body, cap);
                 if (!b)
                         return MHD_NO;
+                s->buffered += charge - r->charge;
+                r->charge = charge;
                 r->body = b;
                 r->cap = cap;
         }
@@ -364,6 +388,9 @@ static enum MHD_Result body_done(struct http_req *r)
         if (r->too_big)
                 return refuse_body(r, MHD_HTTP_CONTENT_TOO_LARGE,
                                    json_detail("request body over %zu bytes", s->o->max_body_bytes));
+        if (r->no_room)
+                return refuse_body(r, MHD_HTTP_SERVICE_UNAVAILABLE, json_detail(
+                                   "the server holds %zu bytes of requests already", s->buffered));
         if (r->ep == HTTP_EP_RUN_CODE) {
                 switch (http_sf_parse(r->body ? r->body : "", r->len, &s->o->limits, &r->code, &e)) {
                 case HTTP_SF_INVALID:
@@ -425,7 +452,7 @@ void http_srv_req_free(struct http_srv *s, struct http_req *r)
                 r->next->prev = r->prev;
         s->n_reqs--;
         http_code_request_free(&r->code);
-        free(r->body);
+        http_srv_drop_body(r);
         free(r->lines);
         free(r->answer);
         free(r);

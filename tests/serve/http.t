@@ -89,7 +89,7 @@ else
 fi
 
 # ---- hostile clients ----
-serve abuse 127.0.0.1:0 -j 2 --http-max-body 1M --http-idle-timeout 3 \
+serve abuse 127.0.0.1:0 -j 2 --http-max-body 1M --http-max-buffered 2M --http-idle-timeout 3 \
         --http-request-timeout 4 --http-max-connections 40
 if [ -n "$url" ]; then
         checks abuse "$url" 1048576 4

@@ -236,6 +236,19 @@ def group_abuse(max_body, request_timeout):
             b"Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n")
     check("Content-Length and Transfer-Encoding both: 400", status_of(a) == 400, a[:200])
     check("after the junk it still answers", health().get("status") == "ok")
+    # bodies announced and not sent are held for: their sum is bounded
+    held = []
+    for length in (max_body - 10, max_body - 10):
+        h = socket.create_connection(host_port(), timeout=30)
+        h.sendall(b"POST /run_code HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n" % length)
+        held.append(h)
+    wait_for(lambda: health().get("reading") == 2, 5)
+    a = raw(b"POST /run_code HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n" % (max_body // 2))
+    check("past the bytes held for bodies (--http-max-buffered): 503", status_of(a) == 503, a[:300])
+    for h in held:
+        h.close()
+    check("their bytes are given back when their clients leave",
+          wait_for(lambda: health().get("reading") == 0, 5) and run_code("print(1)").status_code == 200)
     # slow clients: headers a byte a second, an idle socket, a body a byte a second
     socks = []
     for i in range(4):
