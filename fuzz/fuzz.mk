@@ -53,7 +53,7 @@ FUZZ_SRCS_io_compare        :=
 # The targets that link libsbx (the helper's and the policy compiler's do not).
 FUZZ_LIBSBX_TARGETS := jsonl suite_load classeval_extract custom_suite template results \
                        driver cluster_env serve_request io_row io_pickle io_compare http_run_code
-FUZZ_SRCS_http_run_code     := frontend/serve/http_sf.c frontend/serve/http_files.c
+FUZZ_SRCS_http_run_code     := frontend/serve/http/http_sf.c frontend/serve/http/http_files.c
 FUZZ_LIBS := $(FRONTEND_LIBS) $(SECCOMP_LIBS) -lz
 
 $(FUZZ_OBJDIR)/%.o: %.c

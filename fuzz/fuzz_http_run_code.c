@@ -1,5 +1,5 @@
 /* Fuzz target: sbx-run --http's /run_code translator (http_sf_parse,
- * frontend/serve/http_sf.c) and its answers. Input: a request body.
+ * frontend/serve/http/http_sf.c) and its answers. Input: a request body.
  * Properties beyond "no crash": an accepted request is within the limits
  * (timeouts in (0, max], memory at most the server's, every file name
  * one the name check passes, no more files than allowed); a refusal has a

@@ -20,14 +20,14 @@ $(BUILD)/tests/unit/%.o: ALL_CFLAGS += $(CMOCKA_CFLAGS) $(SECCOMP_CFLAGS) -Ihelp
 $(UNIT_HELPER_BINS): $(BUILD)/tests/unit/%: $(BUILD)/tests/unit/%.o $(HELPER_LIB_OBJS) $(COMMON_OBJS) $(POLICY_OBJS)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(SECCOMP_LIBS) $(CMOCKA_LIBS)
 
-# frontend_http*: the HTTP layer (frontend/serve/http.mk) too, before the
+# frontend_http*: the HTTP layer (frontend/serve/http/http.mk) too, before the
 # archive it calls into.
 UNIT_HTTP_BINS := $(filter $(BUILD)/tests/unit/frontend_http%,$(UNIT_FRONTEND_BINS))
 $(filter-out $(UNIT_HTTP_BINS),$(UNIT_FRONTEND_BINS)): $(BUILD)/tests/unit/%: $(BUILD)/tests/unit/%.o $(FACE_LIB_OBJS) $(LIBSBX)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(FRONTEND_LIBS) $(CMOCKA_LIBS)
 $(UNIT_HTTP_BINS): $(BUILD)/tests/unit/%: $(BUILD)/tests/unit/%.o $(HTTP_LIB_OBJS) $(FACE_LIB_OBJS) $(LIBSBX)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(FRONTEND_LIBS) $(HTTP_LIBS) $(CMOCKA_LIBS)
-$(UNIT_HTTP_BINS:%=%.o): ALL_CFLAGS += -iquote frontend/serve
+$(UNIT_HTTP_BINS:%=%.o): ALL_CFLAGS += -iquote frontend/serve/http
 
 # frontend_sched runs sched_run on fake runs: the linker sends sched.c's
 # calls to the run API to the test's __wrap_ functions.

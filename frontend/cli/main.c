@@ -5,7 +5,7 @@
 
 #include "cli.h"
 #include "limit.h"
-#include "http.h"
+#include "http_launch.h"
 #include "serve.h"
 #include "trace.h"
 

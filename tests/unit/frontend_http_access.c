@@ -1,5 +1,5 @@
 /* Where the server listens and who may talk to it
- * (frontend/serve/http_access.c): addresses default to loopback, a name
+ * (frontend/serve/http/http_access.c): addresses default to loopback, a name
  * that is not a numeric address is refused (no DNS), the token is taken
  * only from a private file, and a request carries it as a Bearer token or
  * HTTP Basic's password (what requests sends for http://u:TOKEN@host/);

@@ -1,4 +1,4 @@
-/* Admission (frontend/serve/http_admit.c): the queue's bound (503) and a
+/* Admission (frontend/serve/http/http_admit.c): the queue's bound (503) and a
  * client's share (429), requests reserved before their body is read,
  * run slots handed to clients in turn so that a flood from one client
  * delays another by one run, the state of every request kept through

@@ -1,5 +1,5 @@
 /* The files of a /run_code request in the run's workdir
- * (frontend/serve/http_files.c): written only below it, parents made,
+ * (frontend/serve/http/http_files.c): written only below it, parents made,
  * nothing replaced; fetched back only from below it, and never through a
  * symlink the program left (to a file, or as a directory on the way), a
  * hard link, a FIFO (which would block the server) or past the size cap. */

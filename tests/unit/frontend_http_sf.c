@@ -1,4 +1,4 @@
-/* SandboxFusion's /run_code translated (frontend/serve/http_sf.c): the
+/* SandboxFusion's /run_code translated (frontend/serve/http/http_sf.c): the
  * fields and defaults verl sends, limits clamped to the server's, what
  * SandboxFusion refuses with a 422, the file names sbx refuses (outside
  * the workdir, control bytes, too deep, too many, twice), strict base64,

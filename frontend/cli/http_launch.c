@@ -10,7 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "http.h"
+#include "err.h"
+#include "http_launch.h"
 
 #define HTTP_PROGRAM "sbx-http"
 

@@ -310,13 +310,4 @@ void http_srv_run(struct http_srv *s);
  * answer not taken, request_timeout_ms after it began). */
 void http_srv_sweep(struct http_srv *s, int64_t now_ms);
 unsigned http_srv_retry_after(const struct http_srv *s);
-
-/* ---- sbx-run's side (http_launch.c, linked into sbx-run alone) ------- */
-
-/* Whether sbx-run's arguments ask for the HTTP server (--http...). */
-bool http_launch_wanted(int argc, char **argv);
-/* Executes sbx-http with them; returns only on failure, with sbx-run's
- * exit status, having said why. */
-int http_launch(int argc, char **argv);
-
 #endif
