@@ -15,116 +15,9 @@
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
-#include <microhttpd.h>
 
-#include "http.h"
+#include "http_srv.h"
 #include "util.h"
-
-#define JSON "application/json"
-
-/* ---- answers ---------------------------------------------------------- */
-
-static char *json_detail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *json_detail(const char *fmt, ...)
-{
-        char msg[512];
-        va_list ap;
-        cJSON *o = cJSON_CreateObject();
-
-        va_start(ap, fmt);
-        vsnprintf(msg, sizeof(msg), fmt, ap);
-        va_end(ap);
-        cJSON_AddStringToObject(o, "detail", msg);
-        char *text = cJSON_PrintUnformatted(o);
-        cJSON_Delete(o);
-        return text;
-}
-
-void http_srv_answer(struct http_req *r, int status, char *body, const char *ctype,
-                     unsigned retry_after)
-{
-        free(r->answer);
-        r->status = status;
-        r->answer = body;
-        r->answer_len = body ? strlen(body) : 0;
-        r->ctype = ctype;
-        r->retry_after = retry_after;
-        r->state = HTTP_REQ_ANSWER;
-        http_srv_resume(r);
-}
-
-void http_srv_drop_body(struct http_req *r)
-{
-        r->srv->buffered -= r->charge;
-        r->charge = r->len = r->cap = 0;
-        free(r->body);
-        r->body = NULL;
-}
-
-void http_srv_resume(struct http_req *r)
-{
-        if (r->suspended) {
-                r->suspended = false;
-                r->srv->resumed = true;
-                MHD_resume_connection(r->conn);
-        }
-}
-
-unsigned http_srv_retry_after(const struct http_srv *s)
-{
-        return http_retry_after_s(http_admit_waiting(s->admit), http_metrics_mean_run_s(&s->metrics),
-                                  s->o->slots);
-}
-
-static void add_headers(struct MHD_Response *resp, const struct http_req *r)
-{
-        char retry[16];
-
-        MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, r->ctype ? r->ctype : JSON);
-        MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
-        if (r->retry_after) {
-                snprintf(retry, sizeof(retry), "%u", r->retry_after);
-                MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, retry);
-        }
-        if (r->status == MHD_HTTP_UNAUTHORIZED)
-                MHD_add_response_header(resp, MHD_HTTP_HEADER_WWW_AUTHENTICATE, "Bearer realm=\"sbx\"");
-        if (r->status == MHD_HTTP_METHOD_NOT_ALLOWED)
-                MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW,
-                                        r->ep == HTTP_EP_RUN_CODE || r->ep == HTTP_EP_SERVE ? "POST" : "GET");
-}
-
-/* Hands r's answer to libmicrohttpd; a body that could not be made (out
- * of memory) is a 500 without one. */
-static enum MHD_Result send_answer(struct http_req *r)
-{
-        struct MHD_Response *resp;
-
-        if (!r->answer)
-                r->status = MHD_HTTP_INTERNAL_SERVER_ERROR;
-        resp = MHD_create_response_from_buffer(r->answer_len, r->answer, MHD_RESPMEM_MUST_FREE);
-        if (!resp)
-                return MHD_NO;
-        r->answer = NULL;               /* the response's now */
-        add_headers(resp, r);
-        enum MHD_Result rc = MHD_queue_response(r->conn, (unsigned)r->status, resp);
-        MHD_destroy_response(resp);
-        r->state = HTTP_REQ_SENT;
-        r->sent_ms = sbx_now_ms();
-        http_metrics_answer(&r->srv->metrics, r->ep, r->status);
-        if (r->admitted_ms)
-                http_metrics_latency(&r->srv->metrics, (double)(r->sent_ms - r->admitted_ms) / 1000);
-        return rc;
-}
-
-static enum MHD_Result answer_now(struct http_req *r, int status, char *body, unsigned retry)
-{
-        r->status = status;
-        r->answer = body;
-        r->answer_len = body ? strlen(body) : 0;
-        r->ctype = JSON;
-        r->retry_after = retry;
-        return send_answer(r);
-}
 
 /* ---- the requests --------------------------------------------------- */
 
@@ -169,49 +62,6 @@ static void client_key(struct http_req *r, char *key, size_t len)
         snprintf(key, len, "%s|%.64s", addr, label ? label : "");
 }
 
-static char *health_json(const struct http_srv *s, bool details)
-{
-        cJSON *o = cJSON_CreateObject();
-
-        cJSON_AddStringToObject(o, "status", s->draining ? "draining" : "ok");
-        if (details) {
-                cJSON_AddStringToObject(o, "version", SBX_VERSION);
-                cJSON_AddStringToObject(o, "tier", s->o->ready_tier ? s->o->ready_tier : "");
-                cJSON_AddNumberToObject(o, "slots", s->o->slots);
-                cJSON_AddNumberToObject(o, "running", (double)http_admit_running(s->admit));
-                cJSON_AddNumberToObject(o, "queued", (double)http_admit_ready_count(s->admit));
-                cJSON_AddNumberToObject(o, "reading", (double)(http_admit_waiting(s->admit) -
-                                                               http_admit_ready_count(s->admit)));
-                cJSON_AddNumberToObject(o, "queue_max", (double)s->o->queue_max);
-        }
-        char *text = cJSON_PrintUnformatted(o);
-        cJSON_Delete(o);
-        return text;
-}
-
-static enum MHD_Result answer_get(struct http_req *r, bool authorized)
-{
-        struct http_srv *s = r->srv;
-
-        switch (r->ep) {
-        case HTTP_EP_HEALTH:
-                return answer_now(r, s->draining ? MHD_HTTP_SERVICE_UNAVAILABLE : MHD_HTTP_OK,
-                                  health_json(s, authorized), 0);
-        case HTTP_EP_PING:
-                return answer_now(r, MHD_HTTP_OK, strdup("\"pong\""), 0);
-        case HTTP_EP_METRICS:
-                r->ctype = "text/plain; version=0.0.4";
-                r->status = MHD_HTTP_OK;
-                r->answer = http_metrics_text(&s->metrics, http_admit_waiting(s->admit),
-                                              http_admit_running(s->admit), s->n_conns,
-                                              s->o->slots, sbx_now_ms());
-                r->answer_len = r->answer ? strlen(r->answer) : 0;
-                return send_answer(r);
-        default:
-                return answer_now(r, MHD_HTTP_NOT_FOUND, json_detail("Not Found"), 0);
-        }
-}
-
 struct framing { int lengths, encodings; };
 
 static enum MHD_Result count_framing(void *cls, enum MHD_ValueKind kind, const char *key,
@@ -251,15 +101,15 @@ static enum MHD_Result admit(struct http_req *r)
         char key[HTTP_CLIENT_KEY_BYTES];
 
         if (!framing_ok(r->conn))
-                return answer_now(r, MHD_HTTP_BAD_REQUEST, json_detail("the body's length is given "
+                return http_srv_answer_now(r, MHD_HTTP_BAD_REQUEST, http_json_detail("the body's length is given "
                                   "more than once (Content-Length, Transfer-Encoding)"), 0);
         unsigned long long length = announced_length(r);
         if (length > s->o->max_body_bytes)
-                return answer_now(r, MHD_HTTP_CONTENT_TOO_LARGE, json_detail(
+                return http_srv_answer_now(r, MHD_HTTP_CONTENT_TOO_LARGE, http_json_detail(
                                   "request body over %zu bytes", s->o->max_body_bytes), 0);
         /* every body is held until its run starts: their sum is bounded */
         if (s->buffered + length > s->o->max_buffered_bytes)
-                return answer_now(r, MHD_HTTP_SERVICE_UNAVAILABLE, json_detail(
+                return http_srv_answer_now(r, MHD_HTTP_SERVICE_UNAVAILABLE, http_json_detail(
                                   "the server holds %zu bytes of requests already", s->buffered),
                                   http_srv_retry_after(s));
         client_key(r, key, sizeof(key));
@@ -270,17 +120,17 @@ static enum MHD_Result admit(struct http_req *r)
                 s->buffered += length;
                 return MHD_YES;
         case HTTP_ADMIT_CLIENT_FULL:
-                return answer_now(r, MHD_HTTP_TOO_MANY_REQUESTS, json_detail(
+                return http_srv_answer_now(r, MHD_HTTP_TOO_MANY_REQUESTS, http_json_detail(
                                   "this client has %zu requests waiting, its share of the queue",
                                   s->o->client_max), http_srv_retry_after(s));
         case HTTP_ADMIT_QUEUE_FULL:
-                return answer_now(r, MHD_HTTP_SERVICE_UNAVAILABLE, json_detail(
+                return http_srv_answer_now(r, MHD_HTTP_SERVICE_UNAVAILABLE, http_json_detail(
                                   "the queue is full (%zu requests waiting)", s->o->queue_max),
                                   http_srv_retry_after(s));
         case HTTP_ADMIT_CLOSED:
                 break;
         }
-        return answer_now(r, MHD_HTTP_SERVICE_UNAVAILABLE, json_detail("the server is shutting down"),
+        return http_srv_answer_now(r, MHD_HTTP_SERVICE_UNAVAILABLE, http_json_detail("the server is shutting down"),
                           http_srv_retry_after(s));
 }
 
@@ -311,15 +161,15 @@ static enum MHD_Result begin(struct http_srv *s, struct MHD_Connection *c, const
         const char *auth = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
         bool authorized = http_auth_ok(auth, s->o->token);
         if (r->ep == HTTP_EP_HEALTH && strcmp(method, "GET") == 0)
-                return answer_get(r, authorized);
+                return http_srv_answer_get(r, authorized);
         if (!authorized)
-                return answer_now(r, MHD_HTTP_UNAUTHORIZED, json_detail("a token is needed "
+                return http_srv_answer_now(r, MHD_HTTP_UNAUTHORIZED, http_json_detail("a token is needed "
                                   "(Authorization: Bearer TOKEN)"), 0);
         if (r->ep == HTTP_EP_OTHER)
-                return answer_now(r, MHD_HTTP_NOT_FOUND, json_detail("Not Found"), 0);
+                return http_srv_answer_now(r, MHD_HTTP_NOT_FOUND, http_json_detail("Not Found"), 0);
         if (strcmp(method, post ? "POST" : "GET") != 0)
-                return answer_now(r, MHD_HTTP_METHOD_NOT_ALLOWED, json_detail("Method Not Allowed"), 0);
-        return post ? admit(r) : answer_get(r, true);
+                return http_srv_answer_now(r, MHD_HTTP_METHOD_NOT_ALLOWED, http_json_detail("Method Not Allowed"), 0);
+        return post ? admit(r) : http_srv_answer_get(r, true);
 }
 
 /* A body past the cap is read on and dropped, then answered 413, so the
@@ -365,7 +215,7 @@ static enum MHD_Result refuse_body(struct http_req *r, int status, char *answer)
 
         http_admit_done(s->admit, r->ticket);
         r->ticket = NULL;
-        return answer_now(r, status, answer, status == MHD_HTTP_SERVICE_UNAVAILABLE ?
+        return http_srv_answer_now(r, status, answer, status == MHD_HTTP_SERVICE_UNAVAILABLE ?
                           http_srv_retry_after(s) : 0);
 }
 
@@ -387,9 +237,9 @@ static enum MHD_Result body_done(struct http_req *r)
 
         if (r->too_big)
                 return refuse_body(r, MHD_HTTP_CONTENT_TOO_LARGE,
-                                   json_detail("request body over %zu bytes", s->o->max_body_bytes));
+                                   http_json_detail("request body over %zu bytes", s->o->max_body_bytes));
         if (r->no_room)
-                return refuse_body(r, MHD_HTTP_SERVICE_UNAVAILABLE, json_detail(
+                return refuse_body(r, MHD_HTTP_SERVICE_UNAVAILABLE, http_json_detail(
                                    "the server holds %zu bytes of requests already", s->buffered));
         if (r->ep == HTTP_EP_RUN_CODE) {
                 switch (http_sf_parse(r->body ? r->body : "", r->len, &s->o->limits, &r->code, &e)) {
@@ -406,7 +256,7 @@ static enum MHD_Result body_done(struct http_req *r)
         }
         if (!http_admit_ready(s->admit, r->ticket))
                 return refuse_body(r, MHD_HTTP_SERVICE_UNAVAILABLE,
-                                   json_detail("the server is shutting down"));
+                                   http_json_detail("the server is shutting down"));
         r->state = HTTP_REQ_QUEUED;
         r->admitted_ms = sbx_now_ms();
         r->suspended = true;
@@ -426,7 +276,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         case HTTP_REQ_BODY:
                 return *upload_size ? take_body(r, upload, upload_size) : body_done(r);
         case HTTP_REQ_ANSWER:
-                return send_answer(r);
+                return http_srv_send(r);
         case HTTP_REQ_QUEUED:
         case HTTP_REQ_RUNNING:
                 return MHD_NO;          /* resumed without an answer: its client is gone */
