@@ -22,7 +22,7 @@ serve() {
         local name=$1; shift
         : > "$dir/$name.out"; : > "$dir/$name.err"
         chown "$SBX_TEST_USER:" "$dir/$name.out" "$dir/$name.err"
-        as_user env SBX_HELPER="$SBX_HELPER" TMPDIR="$dir" "$SBX_RUN" --http "$@" \
+        as_user env SBX_HELPER="$SBX_HELPER" TMPDIR="$dir" ${SERVE_ENV:-} "$SBX_RUN" --http "$@" \
                 >"$dir/$name.out" 2>"$dir/$name.err" &
         local i
         for i in $(seq 300); do
@@ -99,14 +99,66 @@ else
 fi
 
 # ---- admission and clients that leave ----
-serve admit 127.0.0.1:0 -j 1 --http-queue 3 --http-client-queue 2
+SERVE_ENV=SBX_TRACE=1 serve admit 127.0.0.1:0 -j 1 --http-queue 3 --http-client-queue 2
 if [ -n "$url" ]; then
         checks admission "$url"
         checks gone "$url"
+        check "the run of the client that left was killed by a message to its zygote" \
+                grep -q "kill sent to the zygote" "$dir/admit.err"
+        is "and that zygote served on: one zygote for every run of the -j 1 server" \
+                "$(grep -c 'zygote spawned' "$dir/admit.err")" 1
         check "SIGTERM: it exits" stop
         no_leftovers "admission"
 else
         not_ok "the admission server starts"
+fi
+
+# ---- busy: 504 for verl's client, which retries on it alone ----
+serve busy 127.0.0.1:0 -j 1 --http-queue 1 --http-busy-status 504
+if [ -n "$url" ]; then
+        checks busy "$url"
+        check "SIGTERM: it exits" stop
+else
+        not_ok "the busy server starts"
+fi
+rc=0
+as_user timeout -k 5 60 "$SBX_RUN" --http 127.0.0.1:0 --http-busy-status 500 > "$dir/bad.out" 2>&1 || rc=$?
+is "--http-busy-status 500: refused, exit 2" "$rc" 2
+
+# ---- a suite's samples count against the server's runs ----
+printf '%s\n' '{"task_id": "HumanEval/0", "completion": "    import time; time.sleep(1.5)\n    return False\n"}' \
+        '{"task_id": "HumanEval/0", "completion": "    import time; time.sleep(1.5)\n    return False\n"}' \
+        '{"task_id": "HumanEval/0", "completion": "    import time; time.sleep(1.5)\n    return False\n"}' \
+        '{"task_id": "HumanEval/0", "completion": "    import time; time.sleep(1.5)\n    return False\n"}' \
+        | put "$dir/slow.jsonl"
+serve slots 127.0.0.1:0 -j 2
+if [ -n "$url" ]; then
+        checks suite_slots "$url" "$SBX_DATA/humaneval/HumanEval.jsonl.gz" "$dir/slow.jsonl"
+        check "SIGTERM: it exits" stop
+        no_leftovers "slots"
+else
+        not_ok "the suite-slots server starts"
+fi
+
+# ---- TCP without a token in a tier weaker than bwrap: refused ----
+rc=0
+as_user timeout -k 5 60 "$SBX_RUN" --http 127.0.0.1:0 --tier unshare > "$dir/weak.out" 2>&1 || rc=$?
+is "TCP without a token in the unshare tier: refused, exit 2" "$rc" 2
+check "it says why and what to do" grep -q "without a token in tier unshare.*reads your files.*--http-tokenless-weak-tier" "$dir/weak.out"
+serve weak 127.0.0.1:0 --tier unshare --http-tokenless-weak-tier
+if [ -n "$url" ]; then
+        ok "--http-tokenless-weak-tier: it starts"
+        stop
+else
+        not_ok "--http-tokenless-weak-tier: it starts"
+fi
+chmod 0755 "$dir"
+serve weak-unix "$dir/weak.sock" --tier unshare
+if [ -n "$url" ]; then
+        ok "a unix socket in the unshare tier needs no token: it starts"
+        stop
+else
+        not_ok "a unix socket in the unshare tier needs no token: it starts"
 fi
 
 # ---- tokens ----
@@ -122,16 +174,16 @@ else
         not_ok "the token server starts"
 fi
 rc=0
-as_user "$SBX_RUN" --http 0.0.0.0:0 > "$dir/open.out" 2>&1 || rc=$?
+as_user timeout -k 5 60 "$SBX_RUN" --http 0.0.0.0:0 > "$dir/open.out" 2>&1 || rc=$?
 is "0.0.0.0 without a token: refused, exit 2" "$rc" 2
 check "it says a token is needed" grep -q "not a loopback address, so a token is needed" "$dir/open.out"
 chmod 0644 "$dir/token"
 rc=0
-as_user "$SBX_RUN" --http 0.0.0.0:0 --http-token-file "$dir/token" > "$dir/open.out" 2>&1 || rc=$?
+as_user timeout -k 5 60 "$SBX_RUN" --http 0.0.0.0:0 --http-token-file "$dir/token" > "$dir/open.out" 2>&1 || rc=$?
 is "a token file others may read: refused, exit 2" "$rc" 2
 check "it says chmod 600" grep -q "chmod 600" "$dir/open.out"
 rc=0
-as_user "$SBX_RUN" --http 127.0.0.1:0 --http-queue 0 > "$dir/bad.out" 2>&1 || rc=$?
+as_user timeout -k 5 60 "$SBX_RUN" --http 127.0.0.1:0 --http-queue 0 > "$dir/bad.out" 2>&1 || rc=$?
 is "a bad option value: exit 2" "$rc" 2
 
 # ---- a unix socket: its owner's alone ----
@@ -174,8 +226,8 @@ else
         not_ok "the drain server starts"
 fi
 
-# a second SIGTERM: the runs in flight are answered at once and killed;
-# a warm run's zygote ends with its sample (the helper tier), a cold run
+# a second SIGTERM: the runs in flight are answered at once and killed,
+# warm (a message to the run's zygote) and cold alike, and the server exits
 # at once
 for mode in warm cold; do
         extra=(); [ "$mode" = cold ] && extra=(--cold)
@@ -203,7 +255,7 @@ for mode in warm cold; do
         fi
         start=$(date +%s)
         check "$mode: then it exits" stop
-        [ "$mode" = cold ] && check "cold: at once ($(($(date +%s) - start)) s)" test $(($(date +%s) - start)) -lt 5
+        check "$mode: at once ($(($(date +%s) - start)) s)" test $(($(date +%s) - start)) -lt 5
         no_leftovers "kill-$mode"
 done
 

@@ -372,14 +372,63 @@ def group_gone():
           wait_for(lambda: health().get("queued") == 0, 5), health())
     th.join()
     s = socket.create_connection(host_port())
-    body = json.dumps({"code": "import time; time.sleep(2)", "language": "python"}).encode()
+    body = json.dumps({"code": "import time; time.sleep(60)", "language": "python",
+                       "run_timeout": 50}).encode()
     s.sendall(b"POST /run_code HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body))
     wait_for(lambda: health().get("running") == 1)
+    time.sleep(0.5)
     s.close()
-    check("a running request whose client left runs out, unanswered",
+    left = time.time()
+    check("a running request whose client left is killed: its slot is free at once",
           wait_for(lambda: health().get("running") == 0, 10), health())
+    r = requests.post(URL + "/run_code", json={"code": "print(3)", "language": "python"}, timeout=60)
+    took = time.time() - left
+    check("the next request runs then (%.1f s after the client left; the killed run slept 60 s)" % took,
+          r.status_code == 200 and r.json()["run_result"]["stdout"] == "3\n" and took < 20, r.text)
     after = metric('sbx_runs_total{outcome="cancelled"}')
     check("both are counted as cancelled", after == before + 2, (before, after, res))
+
+
+def group_busy():
+    """-j 1, --http-queue 1, --http-busy-status 504: what verl's client retries."""
+    res = {}
+    threads = [post_async(res, "a", "A", "import time; time.sleep(3)")]
+    wait_for(lambda: health().get("running") == 1)
+    threads.append(post_async(res, "b", "B", "print('b')"))
+    wait_for(lambda: health().get("queued") == 1)
+    threads.append(post_async(res, "c", "C", "print('c')"))
+    threads[-1].join()
+    check("past the queue: 504 (--http-busy-status 504) with Retry-After",
+          res["c"][0] == 504 and int(res["c"][3] or 0) >= 1, res.get("c"))
+    for th in threads:
+        th.join()
+    check("the admitted requests are answered 200", res["a"][0] == 200 and res["b"][0] == 200, res)
+
+
+def group_suite_slots(problems, samples):
+    """-j 2: a suite asking 8 jobs holds 1 slot, and another client is served meanwhile."""
+    res = {}
+
+    def suite():
+        r = requests.post(URL + "/v1/serve", json={"id": "s", "type": "suite", "suite": "humaneval",
+                          "problems": problems, "samples": samples, "jobs": 8},
+                          headers={"X-Sbx-Client": "S"}, timeout=120)
+        res["suite"] = (r.status_code, r.text, time.time())
+    th = threading.Thread(target=suite)
+    th.start()
+    check("a suite asking \"jobs\": 8 of a -j 2 server holds half its slots (1)",
+          wait_for(lambda: health().get("slots_busy") == 1 and health().get("running") == 1), health())
+    t0 = time.time()
+    r = requests.post(URL + "/run_code", json={"code": "print(4)", "language": "python"},
+                      headers={"X-Sbx-Client": "R"}, timeout=60)
+    done = time.time()
+    check("another client's run is served while the suite runs (%.1f s)" % (done - t0),
+          r.status_code == 200 and r.json()["run_result"]["stdout"] == "4\n" and "suite" not in res, r.text)
+    th.join()
+    lines = [json.loads(x) for x in res["suite"][1].splitlines()]
+    check("the suite runs to its end", res["suite"][0] == 200 and lines[-1]["type"] == "summary" and
+          lines[-1]["summary"]["samples"] == 4, res["suite"][1][:2000])
+    check("its slot is free again", wait_for(lambda: health().get("slots_busy") == 0, 10), health())
 
 
 # ---- native --------------------------------------------------------------
@@ -437,7 +486,7 @@ def main():
     group, URL = sys.argv[1], sys.argv[2]
     groups = {"basic": group_basic, "files": group_files, "abuse": group_abuse,
               "admission": group_admission, "gone": group_gone, "native": group_native,
-              "token": group_token}
+              "token": group_token, "busy": group_busy, "suite_slots": group_suite_slots}
     args = sys.argv[3:]
     if group == "abuse":
         args = [int(a) for a in args]

@@ -194,7 +194,6 @@ struct http_exec_cfg {
         int64_t max_timeout_ms;         /* and with one */
         int64_t cpu_limit_s;            /* --cpu; 0: the timeout's */
         int64_t max_cpu_s;              /* the helper's max_cpu; 0: none */
-        long long memory_bytes;         /* the session's address space; -1: none */
         size_t max_fetch_bytes;
         const char *sbx_run;            /* suites run `sbx-run --suite` */
         char *const *suite_args;        /* with the server's sandbox options */
@@ -216,6 +215,10 @@ struct http_opts {
         unsigned idle_timeout_s;
         int64_t request_timeout_ms;     /* a request's reading, an answer's sending */
         unsigned max_connections;
+        /* The status of a refusal while busy (the queue or a client's share
+         * full, too many bodies held): 0 for 503 and 429; or one for all of
+         * them (504: verl's client retries on it alone). */
+        int busy_status;
         struct http_limits limits;
         const char *ready_tier, *ready_python;  /* for the ready line and /health */
 };
@@ -265,6 +268,8 @@ struct http_req {
         unsigned retry_after;
         size_t pfd_off, npfd;
         long hup_pfd;                   /* its socket in the poll set, or -1 */
+        int weight;                     /* run slots it holds while running */
+        char client[HTTP_CLIENT_KEY_BYTES];     /* who it counts against */
 };
 
 struct http_conn {
@@ -285,6 +290,7 @@ struct http_srv {
         struct http_conn *conns;
         size_t n_reqs, n_conns;
         size_t buffered;                /* bytes of bodies held */
+        int slots_used;                 /* the running requests' weights */
         bool draining, killing;
         bool resumed;                   /* a connection was resumed since the last run */
 };

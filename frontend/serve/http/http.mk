@@ -12,14 +12,8 @@ HTTP_CFLAGS     := $(shell $(PKG_CONFIG) --cflags libmicrohttpd 2>/dev/null)
 HTTP_LIBS       := $(shell $(PKG_CONFIG) --libs libmicrohttpd 2>/dev/null || echo -lmicrohttpd)
 
 $(HTTP_OBJS): ALL_CFLAGS += $(FRONTEND_CFLAGS) $(HTTP_CFLAGS) $(FRONTEND_IQUOTE) \
-        -DSBX_LIBEXECDIR='"$(LIBEXECDIR)"' -I$(BUILD)/gen
+        -DSBX_LIBEXECDIR='"$(LIBEXECDIR)"'
 $(HTTP_OBJS): $(CONFIG_STAMP)
-
-# The trusted runner of a /run_code Python program, embedded as a C string.
-$(BUILD)/gen/http_runner_text.h: frontend/serve/http/http_runner.py common/embed.sh
-	@mkdir -p $(dir $@)
-	sh common/embed.sh http_runner_py < $< > $@
-$(BUILD)/frontend/serve/http/http_exec_sbx.o: $(BUILD)/gen/http_runner_text.h
 
 all: $(BUILD)/sbx-http
 

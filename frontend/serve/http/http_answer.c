@@ -124,6 +124,7 @@ static char *health_json(const struct http_srv *s, bool details)
                 cJSON_AddStringToObject(o, "tier", s->o->ready_tier ? s->o->ready_tier : "");
                 cJSON_AddNumberToObject(o, "slots", s->o->slots);
                 cJSON_AddNumberToObject(o, "running", (double)http_admit_running(s->admit));
+                cJSON_AddNumberToObject(o, "slots_busy", (double)s->slots_used);
                 cJSON_AddNumberToObject(o, "queued", (double)http_admit_ready_count(s->admit));
                 cJSON_AddNumberToObject(o, "reading", (double)(http_admit_waiting(s->admit) -
                                                                http_admit_ready_count(s->admit)));

@@ -80,10 +80,12 @@ struct http_exec_ops {
          * written, a sandbox that did not come up). */
         int (*start_code)(void *ctx, const struct http_code_request *rq,
                           struct http_job **job, struct sbx_err *err);
-        /* Starts the JSON object of a --serve request line. 0: in flight;
-         * -1: refused or not started, *error_line the --serve error line
+        /* Starts the JSON object of a --serve request line. A suite runs
+         * at most max_jobs samples at once (its "jobs", else max_jobs);
+         * *jobs: the run slots it holds (1 for a run). 0: in flight; -1:
+         * refused or not started, *error_line the --serve error line
          * (malloc'd) and *http_status 400 (the request's fault) or 500. */
-        int (*start_native)(void *ctx, const char *json, size_t len,
+        int (*start_native)(void *ctx, const char *json, size_t len, int max_jobs, int *jobs,
                             struct http_job **job, char **error_line, int *http_status);
         /* Up to max fds to poll (POLLIN) for the job; how many. */
         size_t (*pollfds)(struct http_job *job, struct pollfd *pfds, size_t max);

@@ -1,141 +1,55 @@
-/* http_exec.h's table on the sandbox session: a /run_code request or a
- * --serve request becomes a run (sandbox.h) or a suite child (serve.h).
- * Python programs run through the fixed runner (http_runner.py) as
- * `python -I -B -c RUNNER PROGRAM ...` in a private workdir, the shape a
- * zygote runs warm (docs/warm.md); requests with files or fetch_files
- * run in a workdir of the host, cold, which the run may write and the
- * server reads back. This file is the seam the run engine's integration
- * replaces (docs/http.md). */
+/* http_exec.h's table on the shared request executor (serve/serve_exec.h):
+ * a /run_code request becomes a program job (its code in a fresh workdir,
+ * run by the trusted driver's plain mode with its directory on sys.path,
+ * as SandboxFusion's `python FILE.py`; warm through the session's zygotes
+ * unless it sends or fetches files, which need a workdir of the host and
+ * run cold), a /v1/serve request the executor's job for its --serve
+ * request (run, run_argv, suite). Nothing here sets a run up itself. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
 
-#include "cli.h"
 #include "http.h"
-#include "http_runner_text.h"
-#include "limit.h"
 #include "output.h"
-#include "results.h"
 #include "serve.h"
-#include "serve_suite.h"
+#include "serve_exec.h"
 #include "util.h"
 
 #define PROGRAM_NAME    "program.py"
-#define STDIN_NAME      ".sbx_stdin"
 
 struct http_exec_sbx {
         struct http_exec_cfg cfg;
+        struct serve_exec x;
 };
 
-enum job_kind { JOB_CODE, JOB_NATIVE_RUN, JOB_SUITE };
-
 struct http_job {
-        enum job_kind kind;
         struct http_exec_sbx *x;
-        struct sbx_run *run;
-        struct serve_suite *suite;
-        struct serve_request rq;        /* native */
-        const struct http_code_request *code;
-        struct run_result res;
-        char *dir;                      /* the run's workdir: ours */
-        char *program;                  /* dir/program.py */
-        char *stdin_path;
-        char memory[24];
-        int64_t suite_poll_ms;
+        struct serve_job *job;
+        const struct http_code_request *code;   /* /run_code's; NULL for /v1/serve */
 };
 
 static void job_free(struct http_job *j)
 {
-        if (j->suite)
-                serve_suite_free(j->suite);
-        if (j->dir)
-                sbx_rm_tree(j->dir);
-        free(j->dir);
-        free(j->program);
-        free(j->stdin_path);
-        serve_request_free(&j->rq);
-        run_result_free(&j->res);
+        serve_job_free(j->job);
         free(j);
 }
 
-static int write_file(const char *dir, const char *name, const char *data, size_t len,
-                      char **path, struct sbx_err *err)
-{
-        if (asprintf(path, "%s/%s", dir, name) < 0) {
-                *path = NULL;
-                return sbx_fail_oom(err, "%s", name);
-        }
-        auto_fd fd = open(*path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-        if (fd < 0 || sbx_write_all(fd, data, len) < 0)
-                return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "%s", *path);
-        return 0;
-}
-
-/* The program (and its stdin) in a fresh workdir of the session's. */
-static int make_workdir(struct http_job *j, const char *code, size_t code_len,
-                        const char *stdin_data, size_t stdin_len, struct sbx_err *err)
-{
-        if (!(j->dir = sandbox_mkdtemp(j->x->cfg.sb, err)))
-                return -1;
-        if (write_file(j->dir, PROGRAM_NAME, code, code_len, &j->program, err) < 0)
-                return -1;
-        if (stdin_data && write_file(j->dir, STDIN_NAME, stdin_data, stdin_len, &j->stdin_path, err) < 0)
-                return -1;
-        return 0;
-}
-
-/* A run's CPU limit: --cpu, or the timeout's (as a single run's), never
- * above the helper's ceiling, which would refuse the run. */
-static int64_t cpu_for(const struct http_exec_sbx *x, int64_t timeout_ms)
-{
-        int64_t cpu = x->cfg.cpu_limit_s ? x->cfg.cpu_limit_s :
-                      (timeout_ms + 999) / 1000 + DEFAULT_CPU_SLACK_S;
-
-        return x->cfg.max_cpu_s > 0 && cpu > x->cfg.max_cpu_s ? x->cfg.max_cpu_s : cpu;
-}
-
-/* python -I -B -c RUNNER PROGRAM STDIN MEMORY MODE, the runner's argv. */
-static int start_python(struct http_job *j, bool private_workdir, const char *mode,
-                        int64_t timeout_ms, char *const *env, struct sbx_err *err)
-{
-        const char *files[] = { PROGRAM_NAME, j->stdin_path ? STDIN_NAME : NULL, NULL };
-        char *argv[] = { (char *)sandbox_python(j->x->cfg.sb), "-I", "-B", "-c",
-                         (char *)http_runner_py, j->program, j->stdin_path ? j->stdin_path : "",
-                         j->memory, (char *)mode, NULL };
-        struct run_spec spec = {
-                .argv = argv, .workdir = j->dir, .private_workdir = private_workdir,
-                .workdir_files = private_workdir ? files : NULL,
-                .env_extra = (const char *const *)env, .timeout_ms = timeout_ms,
-                .cpu_limit_s = cpu_for(j->x, timeout_ms),
-        };
-
-        if (!j->memory[0])
-                strcpy(j->memory, "0");
-        return sbx_run_start(j->x->cfg.sb, &spec, &j->run, err);
-}
-
-static bool reserved_name(const char *name)
-{
-        return strcmp(name, PROGRAM_NAME) == 0 || strcmp(name, STDIN_NAME) == 0;
-}
-
-/* Files in the workdir, beside the program and its stdin. */
+/* Files in the workdir, beside the program. */
 static int write_request_files(struct http_job *j, const struct http_code_request *rq,
                                struct sbx_err *err)
 {
         for (size_t i = 0; i < rq->n_files; i++)
-                if (reserved_name(rq->files[i].name))
-                        return sbx_fail(err, 0, "files: '%s' is the name sbx gives the program "
-                                        "or its stdin", rq->files[i].name);
-        auto_fd dirfd = open(j->dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                if (strcmp(rq->files[i].name, PROGRAM_NAME) == 0)
+                        return sbx_fail(err, 0, "files: '%s' is the name sbx gives the program",
+                                        rq->files[i].name);
+        auto_fd dirfd = open(serve_job_workdir(j->job), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (dirfd < 0)
-                return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "%s", j->dir);
+                return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "%s", serve_job_workdir(j->job));
         return http_files_write(dirfd, rq->files, rq->n_files, err);
 }
 
@@ -143,26 +57,23 @@ static int start_code(void *ctx, const struct http_code_request *rq, struct http
                       struct sbx_err *err)
 {
         struct http_exec_sbx *x = ctx;
-        struct http_job *j = calloc(1, sizeof(*j));
+        struct http_job *j;
 
-        if (!j)
+        if (strcmp(rq->language, "python") != 0)
+                return sbx_fail(err, 0, "language '%s': this server runs python only", rq->language);
+        if (!(j = calloc(1, sizeof(*j))))
                 return sbx_fail_oom(err, "run_code");
-        j->kind = JOB_CODE;
         j->x = x;
         j->code = rq;
-        if (strcmp(rq->language, "python") != 0) {
-                job_free(j);
-                return sbx_fail(err, 0, "language '%s': this server runs python only", rq->language);
-        }
-        /* a memory limit at or above the session's is the session's */
-        long long session = x->cfg.memory_bytes;
-        if (rq->memory_bytes > 0 && (session <= 0 || rq->memory_bytes < session))
-                snprintf(j->memory, sizeof(j->memory), "%lld", rq->memory_bytes);
-        /* a host workdir (cold) only where the request needs one */
-        bool private_workdir = rq->n_files == 0 && rq->n_fetch == 0;
-        if (make_workdir(j, rq->code, rq->code_len, rq->stdin_data, rq->stdin_len, err) < 0 ||
-            write_request_files(j, rq, err) < 0 ||
-            start_python(j, private_workdir, "path", rq->run_timeout_ms, NULL, err) < 0) {
+        struct serve_program p = {
+                .code = rq->code, .code_len = rq->code_len,
+                .stdin_data = rq->stdin_data, .stdin_len = rq->stdin_len,
+                .timeout_ms = rq->run_timeout_ms, .memory_bytes = rq->memory_bytes,
+                .dir_on_path = true, .host_workdir = rq->n_files > 0 || rq->n_fetch > 0,
+        };
+        if (serve_job_program(&x->x, &p, &j->job, err) < 0 ||
+            (rq->n_files && write_request_files(j, rq, err) < 0) ||
+            serve_job_start(j->job, err) < 0) {
                 job_free(j);
                 return -1;
         }
@@ -170,61 +81,11 @@ static int start_code(void *ctx, const struct http_code_request *rq, struct http
         return 0;
 }
 
-static int64_t native_timeout(const struct http_exec_sbx *x, const struct serve_request *rq)
-{
-        int64_t t = rq->timeout_ms > 0 ? rq->timeout_ms : x->cfg.default_timeout_ms;
-
-        return t > x->cfg.max_timeout_ms ? x->cfg.max_timeout_ms : t;
-}
-
-static int start_argv(struct http_job *j, struct sbx_err *err)
-{
-        struct serve_request *rq = &j->rq;
-        auto_free char *workdir = realpath(rq->workdir, NULL);
-        auto_free char *arg0 = sandbox_resolve_argv0(j->x->cfg.sb, rq->argv[0]);
-        struct stat st;
-
-        if (!workdir || stat(workdir, &st) < 0 || !S_ISDIR(st.st_mode))
-                return sbx_fail(err, errno, "workdir %s: not a directory", rq->workdir);
-        if (!arg0)
-                return sbx_fail(err, 0, "%s: not found (give an absolute path, or a name in %s)",
-                                rq->argv[0], SANDBOX_PATH);
-        char *saved = rq->argv[0];
-        rq->argv[0] = arg0;
-        struct run_spec spec = {
-                .argv = rq->argv, .workdir = workdir, .env_extra = (const char *const *)rq->env,
-                .timeout_ms = native_timeout(j->x, rq),
-                .cpu_limit_s = cpu_for(j->x, native_timeout(j->x, rq)),
-        };
-        int rc = sbx_run_start(j->x->cfg.sb, &spec, &j->run, err);
-        rq->argv[0] = saved;
-        return rc;
-}
-
-static int start_native_job(struct http_job *j, struct sbx_err *err)
-{
-        struct http_exec_sbx *x = j->x;
-
-        switch (j->rq.type) {
-        case SERVE_RUN:
-                j->kind = JOB_NATIVE_RUN;
-                return make_workdir(j, j->rq.code, j->rq.code_len, NULL, 0, err) < 0 ? -1 :
-                       start_python(j, true, "isolated", native_timeout(x, &j->rq), j->rq.env, err);
-        case SERVE_RUN_ARGV:
-                j->kind = JOB_NATIVE_RUN;
-                return start_argv(j, err);
-        case SERVE_SUITE:
-                j->kind = JOB_SUITE;
-                return serve_suite_start(&j->suite, &j->rq, x->cfg.sbx_run, x->cfg.suite_args,
-                                         x->cfg.sb, err);
-        }
-        return sbx_fail(err, 0, "internal: unhandled request type");
-}
-
-static int start_native(void *ctx, const char *json, size_t len, struct http_job **out,
-                        char **error_line, int *http_status)
+static int start_native(void *ctx, const char *json, size_t len, int max_jobs, int *jobs,
+                        struct http_job **out, char **error_line, int *http_status)
 {
         struct http_job *j = calloc(1, sizeof(*j));
+        struct serve_request rq;
         struct sbx_err err = { 0 };
         cJSON *id = NULL;
         char why[512];
@@ -236,17 +97,22 @@ static int start_native(void *ctx, const char *json, size_t len, struct http_job
                 return -1;
         }
         j->x = ctx;
-        if (serve_parse_request(json, len, &j->rq, &id, why, sizeof(why)) < 0) {
+        if (serve_parse_request(json, len, &rq, &id, why, sizeof(why)) < 0) {
                 *http_status = 400;
                 *error_line = serve_error_line(id, why);
                 cJSON_Delete(id);
                 free(j);
                 return -1;
         }
-        if (start_native_job(j, &err) < 0) {
+        /* a suite's samples count against the server's runs */
+        if (rq.type == SERVE_SUITE && (rq.jobs <= 0 || rq.jobs > max_jobs))
+                rq.jobs = max_jobs;
+        *jobs = rq.type == SERVE_SUITE ? rq.jobs : 1;
+        if (serve_job_request(&j->x->x, &rq, &j->job, &err) < 0) {
                 *http_status = err.exit_code == SBX_EXIT_USAGE ? 400 : 500;
-                *error_line = serve_error_line(j->rq.id, err.msg);
-                job_free(j);
+                *error_line = serve_error_line(rq.id, err.msg);
+                serve_request_free(&rq);
+                free(j);
                 return -1;
         }
         *out = j;
@@ -255,50 +121,18 @@ static int start_native(void *ctx, const char *json, size_t len, struct http_job
 
 static size_t job_pollfds(struct http_job *j, struct pollfd *pfds, size_t max)
 {
-        if (j->suite)
-                return max >= 2 ? serve_suite_pollfds(j->suite, pfds) : 0;
-        return j->run ? sbx_run_pollfds(j->run, pfds, max) : 0;
+        return serve_job_pollfds(j->job, pfds, max);
 }
-
-/* A suite's results file grows without a wakeup of its own. */
-#define SUITE_POLL_MS 200
 
 static int64_t job_deadline(const struct http_job *j)
 {
-        if (j->suite)
-                return sbx_now_ms() + SUITE_POLL_MS;
-        return j->run ? sbx_run_deadline_ms(j->run) : 0;
-}
-
-static void emit_result(struct http_job *j, http_emit_fn emit, void *ctx)
-{
-        auto_free char *summary = run_result_summary(&j->res);
-        cJSON *o = run_result_to_json(&j->res, summary);
-
-        if (!o) {
-                emit(ctx, serve_error_line(j->rq.id, "out of memory building the result"));
-                return;
-        }
-        cJSON_AddItemToObject(o, "id", cJSON_Duplicate(j->rq.id, false));
-        cJSON_AddStringToObject(o, "type", "result");
-        emit(ctx, cJSON_PrintUnformatted(o));
-        cJSON_Delete(o);
+        return serve_job_deadline_ms(j->job);
 }
 
 static int job_step(struct http_job *j, const struct pollfd *pfds, size_t n,
                     http_emit_fn emit, void *ctx)
 {
-        if (j->suite)
-                return serve_suite_step(j->suite, emit, ctx);
-        if (!j->run)
-                return 1;
-        if (sbx_run_step(j->run, pfds, n) != 1)
-                return 0;
-        sbx_run_finish(j->run, &j->res);
-        j->run = NULL;
-        if (j->kind == JOB_NATIVE_RUN)
-                emit_result(j, emit, ctx);
-        return 1;
+        return serve_job_step(j->job, pfds, n, emit, ctx);
 }
 
 static char *text_of(const struct run_output *o)
@@ -307,9 +141,8 @@ static char *text_of(const struct run_output *o)
 }
 
 /* sbx's run result as SandboxFusion's run step. */
-static void code_result(struct http_job *j, struct http_code_result *res)
+static void code_result(const struct run_result *r, struct http_code_result *res)
 {
-        const struct run_result *r = &j->res;
         struct http_step_result *s = &res->run;
 
         s->present = true;
@@ -333,7 +166,8 @@ static void code_result(struct http_job *j, struct http_code_result *res)
 
 static void fetch_files(struct http_job *j, struct http_code_result *res)
 {
-        auto_fd dirfd = open(j->dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        const char *dir = serve_job_workdir(j->job);
+        auto_fd dirfd = dir ? open(dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
 
         if (dirfd < 0 || http_files_fetch(dirfd, j->code->fetch, j->code->n_fetch,
                                           j->x->cfg.max_fetch_bytes, &res->files, &res->n_files,
@@ -343,9 +177,11 @@ static void fetch_files(struct http_job *j, struct http_code_result *res)
 
 static void job_finish(struct http_job *j, struct http_code_result *res)
 {
+        const struct run_result *r = serve_job_result(j->job);
+
         memset(res, 0, sizeof(*res));
-        if (j->kind == JOB_CODE) {
-                code_result(j, res);
+        if (j->code && r) {
+                code_result(r, res);
                 if (j->code->n_fetch && res->run.status != HTTP_STEP_ERROR)
                         fetch_files(j, res);
         }
@@ -354,10 +190,7 @@ static void job_finish(struct http_job *j, struct http_code_result *res)
 
 static void job_kill(struct http_job *j)
 {
-        if (j->suite)
-                serve_suite_kill(j->suite);
-        else if (j->run)
-                sbx_run_kill(j->run);
+        serve_job_kill(j->job);
 }
 
 int http_exec_sbx_open(struct http_exec_ops *ops, const struct http_exec_cfg *cfg)
@@ -367,6 +200,12 @@ int http_exec_sbx_open(struct http_exec_ops *ops, const struct http_exec_cfg *cf
         if (!x)
                 return -1;
         x->cfg = *cfg;
+        x->x = (struct serve_exec){
+                .sb = cfg->sb, .self = cfg->sbx_run, .suite_args = cfg->suite_args,
+                .default_timeout_ms = cfg->default_timeout_ms,
+                .max_timeout_ms = cfg->max_timeout_ms, .cpu_limit_s = cfg->cpu_limit_s,
+                .max_cpu_s = cfg->max_cpu_s,
+        };
         *ops = (struct http_exec_ops){
                 .ctx = x, .start_code = start_code, .start_native = start_native,
                 .pollfds = job_pollfds, .deadline_ms = job_deadline, .step = job_step,

@@ -18,7 +18,8 @@
 #include "trace.h"
 
 enum hopt { H_SBX_RUN, H_ADDR, H_TOKEN_FILE, H_QUEUE, H_CLIENT_QUEUE, H_MAX_BODY, H_MAX_BUFFERED, H_MAX_TIMEOUT,
-            H_MAX_FILES, H_MAX_FETCH, H_IDLE, H_REQUEST_TIMEOUT, H_MAX_CONN };
+            H_MAX_FILES, H_MAX_FETCH, H_IDLE, H_REQUEST_TIMEOUT, H_MAX_CONN, H_BUSY_STATUS,
+            H_TOKENLESS_WEAK };
 
 static const struct { const char *name; enum hopt id; } http_options[] = {
         { "--sbx-run", H_SBX_RUN }, { "--http", H_ADDR }, { "--http-token-file", H_TOKEN_FILE },
@@ -27,7 +28,8 @@ static const struct { const char *name; enum hopt id; } http_options[] = {
         { "--http-max-timeout", H_MAX_TIMEOUT },
         { "--http-max-files", H_MAX_FILES }, { "--http-max-fetch-bytes", H_MAX_FETCH },
         { "--http-idle-timeout", H_IDLE }, { "--http-request-timeout", H_REQUEST_TIMEOUT },
-        { "--http-max-connections", H_MAX_CONN },
+        { "--http-max-connections", H_MAX_CONN }, { "--http-busy-status", H_BUSY_STATUS },
+        { "--http-tokenless-weak-tier", H_TOKENLESS_WEAK },
 };
 
 static const char http_usage[] =
@@ -51,6 +53,10 @@ static const char http_usage[] =
 "                            past it 503 with Retry-After\n"
 "  --http-client-queue N     of them, one client's (default 3/4 of the queue);\n"
 "                            past it 429 with Retry-After\n"
+"  --http-busy-status CODE   answer every refusal for being busy (queue, a\n"
+"                            client's share, bodies held) with CODE: 429, 503 or\n"
+"                            504. verl's sandbox_fusion client retries on 504\n"
+"                            alone and scores any other refusal 0: give it 504\n"
 "  --http-max-body BYTES     a request body's cap (default 16M): 413 past it\n"
 "  --http-max-buffered BYTES the bodies held at once, waiting to run (default\n"
 "                            256M, at least one body): 503 past it\n"
@@ -61,6 +67,9 @@ static const char http_usage[] =
 "  --http-request-timeout SEC  a request's headers and body must be in, and its\n"
 "                            answer taken, within SEC of its start (default 30)\n"
 "  --http-max-connections N  open connections at most (default -j + queue + 64)\n"
+"  --http-tokenless-weak-tier  serve TCP without a token even when the tier is\n"
+"                            weaker than bwrap (unshare, rlimit), where a program\n"
+"                            can read your files: refused without it\n"
 "\n"
 "SIGTERM, SIGINT, SIGHUP: stop listening, answer queued requests 503, finish and\n"
 "answer the runs in flight, exit 0; a second signal kills those runs.\n";
@@ -68,8 +77,9 @@ static const char http_usage[] =
 struct http_main {
         const char *sbx_run, *addr, *token_file;
         long long queue, client_queue, max_body, max_buffered, max_files, max_fetch, idle, request_timeout, max_conn;
+        long long busy_status;
         double max_timeout_s;
-        bool help;
+        bool help, tokenless_weak;
         struct strvec rest;             /* the sandbox options, for cli_parse */
         struct strvec suite_args;       /* the same, for suites' sbx-run */
 };
@@ -110,6 +120,12 @@ static int take_value(struct http_main *m, enum hopt id, const char *opt, const 
         case H_IDLE: return limit_parse_int(opt, v, 1, 3600, &m->idle, err);
         case H_REQUEST_TIMEOUT: return limit_parse_int(opt, v, 1, 3600, &m->request_timeout, err);
         case H_MAX_CONN: return limit_parse_int(opt, v, 16, 65536, &m->max_conn, err);
+        case H_BUSY_STATUS:
+                if (limit_parse_int(opt, v, 429, 504, &m->busy_status, err) < 0 ||
+                    (m->busy_status != 429 && m->busy_status != 503 && m->busy_status != 504))
+                        return sbx_fail(err, 0, "%s: '%s': give 429, 503 or 504", opt, v);
+                return 0;
+        case H_TOKENLESS_WEAK: return 0;        /* a flag: http_option */
         case H_MAX_TIMEOUT:
                 m->max_timeout_s = strtod(v, &end);
                 if (end == v || *end || !isfinite(m->max_timeout_s) || m->max_timeout_s <= 0 ||
@@ -129,6 +145,10 @@ static int http_option(int argc, char **argv, int *i, struct http_main *m, struc
                 size_t len = strlen(name);
                 if (strncmp(argv[*i], name, len) != 0 || (argv[*i][len] && argv[*i][len] != '='))
                         continue;
+                if (http_options[k].id == H_TOKENLESS_WEAK) {
+                        m->tokenless_weak = true;
+                        return argv[*i][len] ? sbx_fail(err, 0, "%s takes no value", name) : 0;
+                }
                 if (argv[*i][len] == '=')
                         return take_value(m, http_options[k].id, name, argv[*i] + len + 1, err);
                 if (*i + 1 >= argc)
@@ -228,6 +248,24 @@ static void fill_opts(struct http_opts *o, const struct http_main *m, const stru
         o->limits.max_files = m->max_files >= 0 ? (size_t)m->max_files : HTTP_DEFAULT_MAX_FILES;
         o->limits.max_fetch = o->limits.max_files;
         o->limits.max_memory_bytes = c->sb.memory_bytes ? c->sb.memory_bytes : DEFAULT_MEMORY_BYTES;
+        o->busy_status = (int)m->busy_status;
+}
+
+/* TCP without a token lets every local user run code as you; in a tier
+ * weaker than bwrap (unshare, rlimit) that code can also read your files
+ * (no private $HOME or /tmp): refused there unless asked for. A unix
+ * socket (0600) reaches you alone. */
+static int check_tier(const struct http_opts *o, const struct http_main *m, struct sandbox *sb,
+                      struct sbx_err *err)
+{
+        enum tier t = sandbox_tier(sb);
+
+        if (o->addr.is_unix || o->token || tier_at_least(t, TIER_BWRAP) || m->tokenless_weak)
+                return 0;
+        return sbx_fail(err, 0, "--http %s without a token in tier %s: every user of this machine "
+                        "could run code as you, and in this tier that code reads your files. Use a "
+                        "unix socket (--http PATH), a token (--http-token-file), a stronger tier, "
+                        "or --http-tokenless-weak-tier to accept it", m->addr, tier_name(t));
 }
 
 /* The helper's ceilings bind too: a run above them would be refused.
@@ -255,6 +293,10 @@ static int serve(struct http_main *m, struct cli_opts *c, struct http_opts *o, s
         c->sb.probe_by_first_run = false;
         if (sandbox_open(&sb, &c->sb, err) < 0)
                 return -1;
+        if (check_tier(o, m, sb, err) < 0) {
+                sandbox_close(sb);
+                return -1;
+        }
         int64_t max_cpu_s = apply_ceilings(o, sb);
         sandbox_warm_expect(sb, (size_t)o->slots);
         o->ready_tier = tier_name(sandbox_tier(sb));
@@ -263,7 +305,7 @@ static int serve(struct http_main *m, struct cli_opts *c, struct http_opts *o, s
                 .sb = sb, .default_timeout_ms = c->timeout_ms ? c->timeout_ms : DEFAULT_TIMEOUT_MS,
                 .max_timeout_ms = o->limits.max_timeout_ms, .cpu_limit_s = c->cpu_limit_s,
                 .max_cpu_s = max_cpu_s,
-                .memory_bytes = o->limits.max_memory_bytes, .max_fetch_bytes = o->max_fetch_bytes,
+                .max_fetch_bytes = o->max_fetch_bytes,
                 .sbx_run = find_sbx_run(m, self, sizeof(self)), .suite_args = m->suite_args.items ? m->suite_args.items : (char *[]){ NULL },
         };
         if (http_exec_sbx_open(&ops, &cfg) < 0) {

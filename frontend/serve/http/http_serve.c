@@ -55,6 +55,24 @@ static void end_ticket(struct http_srv *s, struct http_req *r)
 {
         http_admit_done(s->admit, r->ticket);
         r->ticket = NULL;
+        s->slots_used -= r->weight;
+        r->weight = 0;
+}
+
+/* The run slots a suite may hold: its "jobs" cut to the free slots, and
+ * to half the server's less what its client's suites hold already, so
+ * that one client's suites never hold more than half the runs (at least
+ * one slot each, as any request). */
+static int suite_slots(const struct http_srv *s, const struct http_req *r)
+{
+        int half = s->o->slots / 2 > 0 ? s->o->slots / 2 : 1, held = 0;
+        int free_slots = s->o->slots - s->slots_used;
+
+        for (const struct http_req *o = s->reqs; o; o = o->next)
+                if (o != r && o->suite && o->weight && strcmp(o->client, r->client) == 0)
+                        held += o->weight;
+        int cap = half - held < free_slots ? half - held : free_slots;
+        return cap > 1 ? cap : 1;
 }
 
 static void start_req(struct http_srv *s, struct http_req *r)
@@ -71,13 +89,17 @@ static void start_req(struct http_srv *s, struct http_req *r)
                 http_srv_answer(r, 200, http_sf_sandbox_error(err.msg), NULL, 0);
                 return;
         }
+        int weight = 1;
         if (r->ep == HTTP_EP_SERVE &&
-            ops->start_native(ops->ctx, r->body ? r->body : "", r->len, &r->job, &line, &status) < 0) {
+            ops->start_native(ops->ctx, r->body ? r->body : "", r->len, suite_slots(s, r), &weight,
+                              &r->job, &line, &status) < 0) {
                 end_ticket(s, r);
                 http_srv_drop_body(r);
                 http_srv_answer(r, status, line, NULL, 0);
                 return;
         }
+        r->weight = weight;
+        s->slots_used += weight;
         http_srv_drop_body(r);
         r->state = HTTP_REQ_RUNNING;
 }
@@ -86,8 +108,7 @@ static void dispatch(struct http_srv *s)
 {
         struct http_ticket *t;
 
-        while (!s->killing && http_admit_running(s->admit) < (size_t)s->o->slots &&
-               (t = http_admit_next(s->admit)))
+        while (!s->killing && s->slots_used < s->o->slots && (t = http_admit_next(s->admit)))
                 start_req(s, http_admit_owner(t));
 }
 
@@ -156,9 +177,9 @@ static void finish_req(struct http_srv *s, struct http_req *r)
 }
 
 /* The client of a suspended request hung up: a queued request is
- * dropped; a running one runs out (its timeout bounds it) unanswered.
- * It is not killed: killing a warm run waits for its zygote, which in the
- * helper tier ends only when the sample does (docs/http.md). */
+ * dropped; a running one is killed, never waiting (a warm run's zygote
+ * is asked to end it), and its slot is free once it has ended, at once,
+ * unanswered. */
 static void client_gone(struct http_srv *s, struct http_req *r)
 {
         r->gone = true;
@@ -166,6 +187,8 @@ static void client_gone(struct http_srv *s, struct http_req *r)
                 end_ticket(s, r);
                 http_metrics_run(&s->metrics, HTTP_OUT_CANCELLED, 0);
                 http_srv_resume(r);
+        } else if (r->state == HTTP_REQ_RUNNING && r->job) {
+                s->ops->kill(r->job);
         }
 }
 
@@ -227,8 +250,8 @@ static void drain(struct http_srv *s)
         fprintf(stderr, "sbx-run: http: draining: runs in flight finish, new requests get 503\n");
 }
 
-/* The runs in flight are given up: each is answered now, and killed
- * once every answer is out (reap_left), since a kill may wait. */
+/* The runs in flight are given up: each is answered now and killed,
+ * never waiting; they end in the loop's next steps. */
 static void kill_all(struct http_srv *s)
 {
         s->killing = true;
@@ -238,6 +261,7 @@ static void kill_all(struct http_srv *s)
                 r->killed = true;
                 if (r->conn && !r->gone)
                         http_srv_answer(r, 200, killed_answer(r), NULL, 0);
+                s->ops->kill(r->job);
         }
 }
 

@@ -95,6 +95,13 @@ static unsigned long long announced_length(struct http_req *r)
         return cl ? strtoull(cl, NULL, 10) : 0;
 }
 
+/* A refusal while busy: its own status, or the one --http-busy-status
+ * gives them all. */
+static int busy(const struct http_srv *s, int status)
+{
+        return s->o->busy_status ? s->o->busy_status : status;
+}
+
 static enum MHD_Result admit(struct http_req *r)
 {
         struct http_srv *s = r->srv;
@@ -109,10 +116,11 @@ static enum MHD_Result admit(struct http_req *r)
                                   "request body over %zu bytes", s->o->max_body_bytes), 0);
         /* every body is held until its run starts: their sum is bounded */
         if (s->buffered + length > s->o->max_buffered_bytes)
-                return http_srv_answer_now(r, MHD_HTTP_SERVICE_UNAVAILABLE, http_json_detail(
+                return http_srv_answer_now(r, busy(s, MHD_HTTP_SERVICE_UNAVAILABLE), http_json_detail(
                                   "the server holds %zu bytes of requests already", s->buffered),
                                   http_srv_retry_after(s));
         client_key(r, key, sizeof(key));
+        snprintf(r->client, sizeof(r->client), "%s", key);
         switch (http_admit_reserve(s->admit, key, r, &r->ticket)) {
         case HTTP_ADMIT_OK:
                 r->state = HTTP_REQ_BODY;
@@ -120,11 +128,11 @@ static enum MHD_Result admit(struct http_req *r)
                 s->buffered += length;
                 return MHD_YES;
         case HTTP_ADMIT_CLIENT_FULL:
-                return http_srv_answer_now(r, MHD_HTTP_TOO_MANY_REQUESTS, http_json_detail(
+                return http_srv_answer_now(r, busy(s, MHD_HTTP_TOO_MANY_REQUESTS), http_json_detail(
                                   "this client has %zu requests waiting, its share of the queue",
                                   s->o->client_max), http_srv_retry_after(s));
         case HTTP_ADMIT_QUEUE_FULL:
-                return http_srv_answer_now(r, MHD_HTTP_SERVICE_UNAVAILABLE, http_json_detail(
+                return http_srv_answer_now(r, busy(s, MHD_HTTP_SERVICE_UNAVAILABLE), http_json_detail(
                                   "the queue is full (%zu requests waiting)", s->o->queue_max),
                                   http_srv_retry_after(s));
         case HTTP_ADMIT_CLOSED:
@@ -215,7 +223,7 @@ static enum MHD_Result refuse_body(struct http_req *r, int status, char *answer)
 
         http_admit_done(s->admit, r->ticket);
         r->ticket = NULL;
-        return http_srv_answer_now(r, status, answer, status == MHD_HTTP_SERVICE_UNAVAILABLE ?
+        return http_srv_answer_now(r, status, answer, status == busy(s, MHD_HTTP_SERVICE_UNAVAILABLE) ?
                           http_srv_retry_after(s) : 0);
 }
 
@@ -239,7 +247,7 @@ static enum MHD_Result body_done(struct http_req *r)
                 return refuse_body(r, MHD_HTTP_CONTENT_TOO_LARGE,
                                    http_json_detail("request body over %zu bytes", s->o->max_body_bytes));
         if (r->no_room)
-                return refuse_body(r, MHD_HTTP_SERVICE_UNAVAILABLE, http_json_detail(
+                return refuse_body(r, busy(s, MHD_HTTP_SERVICE_UNAVAILABLE), http_json_detail(
                                    "the server holds %zu bytes of requests already", s->buffered));
         if (r->ep == HTTP_EP_RUN_CODE) {
                 switch (http_sf_parse(r->body ? r->body : "", r->len, &s->o->limits, &r->code, &e)) {
