@@ -8,8 +8,12 @@
 # $SBX_TEST_DATA the first 3 CodeGen-16B samples of every task.
 . "$(dirname "$0")/../lib/lib.sh"
 require_test_root
-"$HOST_PY" -c 'import requests' 2>/dev/null ||
-        skip_all "python3-requests missing for $HOST_PY (apt-get install python3-requests)"
+# CI installs python3-requests (.ci/run): there a skip would hide the test
+if ! "$HOST_PY" -c 'import requests' 2>/dev/null; then
+        why="python3-requests missing for $HOST_PY (apt-get install python3-requests)"
+        [ "${CI:-}" != true ] || { echo "1..1"; echo "not ok 1 - $why"; exit 1; }
+        skip_all "$why"
+fi
 
 here=$SBX_TEST_ROOT/tests/serve
 dir=$(user_tmpdir)
