@@ -16,9 +16,10 @@ MAN_PAGES         := man/sbx-run.1 man/sbx-helper.8
 
 install: install-bin install-helper install-conf install-data install-man install-group
 
-install-bin: $(BUILD)/sbx-run
-	$(INSTALL) -d -m 755 $(DESTDIR)$(BINDIR)
+install-bin: $(BUILD)/sbx-run $(BUILD)/sbx-http
+	$(INSTALL) -d -m 755 $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR)
 	$(INSTALL) -m 755 $(BUILD)/sbx-run $(DESTDIR)$(BINDIR)/sbx-run
+	$(INSTALL) -m 755 $(BUILD)/sbx-http $(DESTDIR)$(LIBEXECDIR)/sbx-http
 
 # The helper is setuid root and executable only by root and the group
 # $(SBX_GROUP) (root:$(SBX_GROUP) 4750): a non-member cannot even run it, so
@@ -101,7 +102,7 @@ install-group:
 # Reverses install. An edited helper.conf stays (it is the admin's), and so
 # does the group (files elsewhere may belong to it).
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/sbx-run $(INSTALL_HELPER)
+	rm -f $(DESTDIR)$(BINDIR)/sbx-run $(INSTALL_HELPER) $(DESTDIR)$(LIBEXECDIR)/sbx-http
 	rm -f $(DESTDIR)$(DATADIR)/seccomp.policy $(DESTDIR)$(DATADIR)/suites/README.md
 	rm -f $(SUITE_FILES:suites/%=$(DESTDIR)$(DATADIR)/suites/%)
 	@for s in $(SUITE_NAMES); do rmdir $(DESTDIR)$(DATADIR)/suites/$$s 2>/dev/null || true; done

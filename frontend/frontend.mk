@@ -8,7 +8,7 @@
 # layers); the zygote's C (frontend/warm/zygote/) is built on its own
 # below. Each folder's headers are found by -iquote.
 FRONTEND_ZYGOTE   := frontend/warm/zygote
-FRONTEND_SRCS     := $(filter-out $(FRONTEND_ZYGOTE)/%,$(wildcard frontend/*/*.c frontend/*/*/*.c frontend/*/*/*/*.c))
+FRONTEND_SRCS     := $(filter-out $(FRONTEND_ZYGOTE)/% frontend/serve/http/%,$(wildcard frontend/*/*.c frontend/*/*/*.c frontend/*/*/*/*.c))
 FRONTEND_HDRS     := $(filter-out $(FRONTEND_ZYGOTE)/%,$(wildcard frontend/*/*.h frontend/*/*/*.h frontend/*/*/*/*.h))
 FRONTEND_DIRS     := $(patsubst %/,%,$(sort $(dir $(FRONTEND_SRCS) $(FRONTEND_HDRS))))
 FRONTEND_IQUOTE   := $(FRONTEND_DIRS:%=-iquote %)
@@ -26,6 +26,7 @@ FACE_LIB_OBJS     := $(filter-out $(BUILD)/frontend/cli/main.o,$(FACE_OBJS))
 # (frontend/layout.py checks). The rest (sandbox_impl.h, run_internal.h,
 # tier_ops.h, warm.h, interp.h, ...) is the library's own.
 LIBSBX_PUBLIC_HEADERS := util/err.h util/util.h util/output.h util/trace.h util/proc.h \
+        util/strbuf.h util/sha256.h util/utf8.h \
         sandbox/sandbox.h sandbox/limit.h sandbox/sched.h sandbox/stop_signals.h \
         sandbox/tiers/tier.h sandbox/tiers/run_result.h \
         results/results.h results/passk.h results/verdict.h results/suite_summary.h \
@@ -114,3 +115,6 @@ $(BUILD)/sbx-run: $(FACE_OBJS) $(LIBSBX)
 frontend-layout-check: $(FRONTEND_OBJS)
 	LIBSBX_PUBLIC_HEADERS="$(LIBSBX_PUBLIC_HEADERS)" python3 frontend/layout.py $(BUILD)
 check: frontend-layout-check
+
+# The HTTP server (sbx-http) and sbx-run's --http hook.
+include frontend/serve/http/http.mk

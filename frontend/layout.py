@@ -13,7 +13,7 @@ the symbols, when
   - files call each other in a circle (two or more, in a folder too),
   - a file includes a header of a folder above its own (a folder may
     include its parent's: the interface its rows implement, suite_ops.h),
-  - a file of a face (cli/, serve/) includes a library header that is not
+  - a file of a face (serve/http/, cli/, serve/) includes a library header that is not
     one of libsbx's public ones (LIBSBX_PUBLIC_HEADERS, in the environment),
   - a folder of frontend/ has no place in LAYERS,
   - a .c with its header of the same name passes MAX_FILE_LINES lines, or
@@ -27,6 +27,7 @@ import sys
 # The folders of frontend/, top to bottom: each may call the ones below it,
 # never one above. A new folder gets its line at its place.
 LAYERS = [
+    "serve/http",       # sbx-http, the HTTP server (it reads sandbox options with cli/'s parser)
     "cli",              # sbx-run's command line
     "serve",            # --serve (and the HTTP server)
     "suites",           # the suite table and kinds: loading, building, scoring
@@ -43,7 +44,7 @@ LAYERS = [
     "sandbox/tiers",    # one row per tier
     "util",             # leaf code
 ]
-FACES = ("cli", "serve")
+FACES = ("serve/http", "cli", "serve")
 SKIP = ("warm/zygote",)         # built apart: sbx-run-init, the candidate, Python
 MAX_FILE_LINES = 600
 MAX_FOLDER_FILES = 20

@@ -14,7 +14,7 @@ FUZZ_OBJDIR  := $(FUZZ_DIR)/obj
 # it exercises.
 FUZZ_TARGETS := seccomp_policy jsonl suite_load classeval_extract custom_suite template \
                 results driver cluster_env helper_request helper_config serve_request \
-                io_row io_pickle io_compare
+                io_row io_pickle io_compare http_run_code
 
 # -iquote, not -I: frontend/sandbox/sched.h (the scheduler) must not stand in for
 # <sched.h> in files outside frontend/.
@@ -52,7 +52,8 @@ FUZZ_SRCS_io_pickle         :=
 FUZZ_SRCS_io_compare        :=
 # The targets that link libsbx (the helper's and the policy compiler's do not).
 FUZZ_LIBSBX_TARGETS := jsonl suite_load classeval_extract custom_suite template results \
-                       driver cluster_env serve_request io_row io_pickle io_compare
+                       driver cluster_env serve_request io_row io_pickle io_compare http_run_code
+FUZZ_SRCS_http_run_code     := frontend/serve/http/http_sf.c frontend/serve/http/http_files.c
 FUZZ_LIBS := $(FRONTEND_LIBS) $(SECCOMP_LIBS) -lz
 
 $(FUZZ_OBJDIR)/%.o: %.c

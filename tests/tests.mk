@@ -20,8 +20,14 @@ $(BUILD)/tests/unit/%.o: ALL_CFLAGS += $(CMOCKA_CFLAGS) $(SECCOMP_CFLAGS) -Ihelp
 $(UNIT_HELPER_BINS): $(BUILD)/tests/unit/%: $(BUILD)/tests/unit/%.o $(HELPER_LIB_OBJS) $(COMMON_OBJS) $(POLICY_OBJS)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(SECCOMP_LIBS) $(CMOCKA_LIBS)
 
-$(UNIT_FRONTEND_BINS): $(BUILD)/tests/unit/%: $(BUILD)/tests/unit/%.o $(FACE_LIB_OBJS) $(LIBSBX)
+# frontend_http*: the HTTP layer (frontend/serve/http/http.mk) too, before the
+# archive it calls into.
+UNIT_HTTP_BINS := $(filter $(BUILD)/tests/unit/frontend_http%,$(UNIT_FRONTEND_BINS))
+$(filter-out $(UNIT_HTTP_BINS),$(UNIT_FRONTEND_BINS)): $(BUILD)/tests/unit/%: $(BUILD)/tests/unit/%.o $(FACE_LIB_OBJS) $(LIBSBX)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(FRONTEND_LIBS) $(CMOCKA_LIBS)
+$(UNIT_HTTP_BINS): $(BUILD)/tests/unit/%: $(BUILD)/tests/unit/%.o $(HTTP_LIB_OBJS) $(FACE_LIB_OBJS) $(LIBSBX)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(FRONTEND_LIBS) $(HTTP_LIBS) $(CMOCKA_LIBS)
+$(UNIT_HTTP_BINS:%=%.o): ALL_CFLAGS += -iquote frontend/serve/http
 
 # frontend_sched runs sched_run on fake runs: the linker sends sched.c's
 # calls to the run API to the test's __wrap_ functions.
@@ -86,7 +92,7 @@ FULL_TESTS := tests/suites/humaneval.t tests/suites/humanevalplus.t \
               tests/suites/codegen_subset.t tests/suites/ldb_solution.t \
               tests/suites/classeval.t tests/hardened/no-userns-rerun.t \
               tests/slurm/slurm.t tests/suites/warm_full.t tests/lang/humanevalx_full.t
-INTEGRATION_TESTS := $(foreach a,helper escape frontend lang warm suites python hardened slurm,$(sort $(wildcard tests/$(a)/*.t)))
+INTEGRATION_TESTS := $(foreach a,helper escape frontend lang warm suites python serve hardened slurm,$(sort $(wildcard tests/$(a)/*.t)))
 CHECK_TESTS := $(filter-out $(FULL_TESTS),$(INTEGRATION_TESTS))
 # Run alone, before the others run PROVE_JOBS at a time: fork bombs (the
 # test user's process count is shared by all its runs, and rlimit mode
@@ -95,12 +101,15 @@ CHECK_TESTS := $(filter-out $(FULL_TESTS),$(INTEGRATION_TESTS))
 # and kill(-1) too; escape/warm_caller_limits.t runs a warm suite under a
 # caller's hard nproc of 40, which every process of the test user counts
 # against (another test's -j4 suite beside it could make its forks fail);
-# escape/semaphores.t reads the host's MemAvailable around a flood.
+# escape/semaphores.t reads the host's MemAvailable around a flood;
+# serve/http.t and serve/verl.t keep HTTP servers with zygotes of the test
+# user up for tens of seconds, which suites/warm.t, counting the test
+# user's zygotes, would count as its own.
 SERIAL_TESTS := tests/escape/bombs.t tests/escape/signals.t tests/escape/daemon.t \
                 tests/frontend/hostile.t tests/hardened/no-userns-helper.t \
                 tests/hardened/pids-cgroup.t tests/suites/jobs_ceiling.t \
                 tests/escape/warm.t tests/escape/warm_caller_limits.t \
-                tests/escape/semaphores.t tests/escape/native.t
+                tests/escape/semaphores.t tests/escape/native.t tests/serve/http.t tests/serve/verl.t
 PROVE_JOBS ?= 2
 
 integration: all $(TRY_SYSCALL) $(WRITE_BPF) $(CANDIDATE_PROBE) $(INIT_PROBE)

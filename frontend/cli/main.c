@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "limit.h"
+#include "http_launch.h"
 #include "serve.h"
 #include "trace.h"
 
@@ -64,6 +65,8 @@ int main(int argc, char **argv)
         int rc;
 
         sbx_trace_init();
+        if (http_launch_wanted(argc, argv))
+                return http_launch(argc, argv);
         if (cli_parse(argc, argv, &opts, &err) < 0 || prepare_jobs(&opts, &err) < 0) {
                 fprintf(stderr, "sbx-run: %s\n", err.msg);
                 cli_opts_free(&opts);

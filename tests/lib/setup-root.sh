@@ -115,6 +115,10 @@ setup_root_data() {
         if [ -x "$build/sbx-run" ]; then
                 install -m 0755 "$build/sbx-run" "$SBX_RUN" || setup_die "install sbx-run"
         fi
+        # sbx-run --http runs the sbx-http beside it
+        if [ -x "$build/sbx-http" ]; then
+                install -m 0755 "$build/sbx-http" "$SBX_TEST_ROOT/bin/sbx-http" || setup_die "install sbx-http"
+        fi
         cp -a "$repo/tests" "$SBX_TEST_ROOT/tests" || setup_die "copy tests"
         [ -d "$repo/suites" ] || setup_die "no $repo/suites: the shipped benchmark data is missing"
         cp -a "$repo/suites/." "$SBX_DATA/" || setup_die "copy suites"

@@ -370,7 +370,7 @@ mkdir -p "$S" && echo '{"task_id": "s/0"}' > "$S/problems.jsonl"
 echo '{"problems": "problems.jsonl", "timeout": 20, "template": "{completion}\n"}' > "$S/suite.json"
 for i in 1 2; do echo '{"task_id": "s/0", "completion": "import time\ntime.sleep(60)\n"}'; done > "$S/samples.jsonl"
 chown -R "$SBX_TEST_USER:" "$S"
-as_user env SBX_HELPER="$SBX_HELPER" SBX_TRACE=1 timeout -k 5 300 "$SBX_RUN" --tier helper --no-progress \
+as_user env SBX_HELPER="$SBX_HELPER" SBX_TRACE=1 TMPDIR="$S" timeout -k 5 300 "$SBX_RUN" --tier helper --no-progress \
         --suite "$S/suite.json" --samples "$S/samples.jsonl" --out "$S/out.jsonl" -j2 \
         > "$S/out" 2> "$S/err" &
 bg=$!
@@ -387,5 +387,6 @@ is "a stopped warm suite exits 143" "$rc" 143
 is "each of its two runs was killed by a message to its zygote" "$(grep -c 'kill sent to the zygote' "$S/err")" 2 ||
         diag "$(grep -v 'trace' "$S/err" | tail -5)"
 check "it ended long before the samples' 60 s ($(( $(date +%s) - t0 )) s)" test $(( $(date +%s) - t0 )) -lt 30
-check "nothing of the suite is left" test -z "$(pgrep -u "$SBX_TEST_USER" -f 'sbx-run|sbx-run-init|python3 -I -B -c')"
+# its runs' workdirs are under $S (TMPDIR): so is what is left of it
+check "nothing of the suite is left" test -z "$(pgrep -u "$SBX_TEST_USER" -f "$S")"
 done_testing
