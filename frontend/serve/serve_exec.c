@@ -44,6 +44,11 @@ const struct run_result *serve_job_result(const struct serve_job *j)
         return j->ended && !j->rq.type ? &j->res : NULL;
 }
 
+const struct lang_build_info *serve_job_build(const struct serve_job *j)
+{
+        return serve_lang_build(j->lang);
+}
+
 void serve_job_free(struct serve_job *j)
 {
         if (!j)
@@ -113,11 +118,19 @@ int serve_job_program(const struct serve_exec *x, const struct serve_program *p,
                 return sbx_fail_oom(err, "a run");
         j->x = x;
         j->prog = *p;
+        if (p->language && p->host_workdir) {
+                free(j);
+                return sbx_fail_code(err, SBX_EXIT_USAGE, 0, "files with a program in %s: only "
+                                     "a Python program's workdir is the host's", p->language->name);
+        }
+        if (p->language)                /* lang/ makes its own directories */
+                goto done;
         j->prog.code = NULL;
         if (make_workdir(j, p, err) < 0) {
                 serve_job_free(j);
                 return -1;
         }
+done:
         *out = j;
         return 0;
 }
@@ -132,6 +145,33 @@ static int64_t request_memory(const struct sandbox *sb, long long asked)
         return asked > 0 && (session < 0 || asked < session) ? asked : 0;
 }
 
+/* A program in another language: built (cached) then run, two runs of
+ * the job; a compile error the cache had is answered without a run. */
+static int start_lang(struct serve_job *j, struct sbx_err *err)
+{
+        const struct serve_exec *x = j->x;
+        const struct serve_program *p = &j->prog;
+        int64_t timeout = timeout_of(x, p->timeout_ms);
+        struct serve_lang_program lp = {
+                .row = p->language, .code = p->code, .code_len = p->code_len, .env = p->env,
+                .stdin_data = p->stdin_data, .stdin_len = p->stdin_len,
+                .timeout_ms = timeout, .cpu_limit_s = cpu_of(x, timeout),
+                .memory_bytes = request_memory(x->sb, p->memory_bytes),
+                .compile_timeout_ms = p->compile_timeout_ms ? p->compile_timeout_ms
+                                                            : x->compile_timeout_ms,
+        };
+        int rc = x->lang ? serve_lang_start(x->lang, x->sb, &lp, &j->lang, &j->run, err)
+                         : sbx_fail(err, 0, "internal: no session of builds");
+
+        j->prog.code = NULL;            /* borrowed until now */
+        if (rc == 1) {
+                serve_lang_result(j->lang, &j->res);
+                j->ended = true;
+                j->unanswered = true;
+        }
+        return rc < 0 ? -1 : 0;
+}
+
 int serve_job_start(struct serve_job *j, struct sbx_err *err)
 {
         const struct serve_exec *x = j->x;
@@ -140,6 +180,8 @@ int serve_job_start(struct serve_job *j, struct sbx_err *err)
         struct driver_argv a;
         int64_t timeout = timeout_of(x, p->timeout_ms);
 
+        if (p->language)
+                return start_lang(j, err);
         driver_argv_init(&a, sandbox_python(x->sb));
         driver_argv_plain(&a, j->program, p->dir_on_path);
         struct run_spec spec = {
@@ -179,45 +221,22 @@ static int start_argv(struct serve_job *j, struct sbx_err *err)
         return rc;
 }
 
-/* A run request in another language: built (cached) then run, two runs
- * of the job; a compile error the cache had is answered without a run. */
-static int start_lang(struct serve_job *j, struct sbx_err *err)
-{
-        const struct serve_exec *x = j->x;
-        const struct serve_request *rq = &j->rq;
-        int64_t timeout = timeout_of(x, rq->timeout_ms);
-        struct serve_lang_limits lim = {
-                .timeout_ms = timeout, .cpu_limit_s = cpu_of(x, timeout),
-                .memory_bytes = request_memory(x->sb, rq->memory_bytes),
-                .compile_timeout_ms = rq->compile_timeout_ms ? rq->compile_timeout_ms
-                                                             : x->compile_timeout_ms,
-        };
-        int rc = serve_lang_start(x->lang, x->sb, rq, &lim, &j->lang, &j->run, err);
-
-        if (rc == 1) {
-                serve_lang_result(j->lang, &j->res);
-                j->ended = true;
-                j->unanswered = true;
-        }
-        return rc < 0 ? -1 : 0;
-}
-
 /* A run request: its code as a program of the session's, sys.path as -I
  * makes it (the program's directory is not on it). */
 static int start_run(struct serve_job *j, struct sbx_err *err)
 {
         const struct serve_request *rq = &j->rq;
-
-        if (rq->language)
-                return start_lang(j, err);
         struct serve_program p = {
                 .code = rq->code, .code_len = rq->code_len, .env = rq->env,
                 .stdin_data = rq->stdin_text, .stdin_len = rq->stdin_len,
                 .timeout_ms = rq->timeout_ms, .memory_bytes = rq->memory_bytes,
+                .language = rq->language, .compile_timeout_ms = rq->compile_timeout_ms,
         };
 
         j->prog = p;
-        return make_workdir(j, &p, err) < 0 ? -1 : serve_job_start(j, err);
+        if (!p.language && make_workdir(j, &p, err) < 0)
+                return -1;
+        return serve_job_start(j, err);
 }
 
 static int start_request(struct serve_job *j, struct sbx_err *err)
@@ -283,7 +302,7 @@ static void emit_result(struct serve_job *j, void (*emit)(void *, char *), void 
         }
         cJSON_AddItemToObject(o, "id", cJSON_Duplicate(j->rq.id, false));
         cJSON_AddStringToObject(o, "type", "result");
-        serve_lang_annotate(o, &j->rq, j->lang);
+        serve_lang_annotate(o, j->prog.language, j->lang);
         emit(ctx, cJSON_PrintUnformatted(o));
         cJSON_Delete(o);
 }
@@ -307,7 +326,8 @@ int serve_job_step(struct serve_job *j, const struct pollfd *pfds, size_t n,
 {
         if (j->unanswered) {
                 j->unanswered = false;
-                emit_result(j, emit, ctx);
+                if (j->rq.type)
+                        emit_result(j, emit, ctx);
         }
         if (j->ended)
                 return 1;

@@ -51,10 +51,17 @@ struct serve_program {
          * writable, so the run is cold. false: private (a tmpfs in the
          * run), warm where the session is. */
         bool host_workdir;
+        /* Another language than Python (lang/'s row; NULL: Python): built
+         * (cached) then run by lang/, in directories of its own (no
+         * host_workdir); code is borrowed until serve_job_start. */
+        const struct lang_row *language;
+        int64_t compile_timeout_ms;     /* 0: the server's */
 };
 
 #define SERVE_JOB_MAX_PFDS 4
 
+struct lang_build_info;
+struct lang_row;
 struct lang_session;
 struct serve_job;
 
@@ -80,6 +87,8 @@ int serve_job_step(struct serve_job *j, const struct pollfd *pfds, size_t n,
                    void (*emit)(void *, char *), void *ctx);
 /* A program's result, once step said 1 (NULL before, and for requests). */
 const struct run_result *serve_job_result(const struct serve_job *j);
+/* A program in another language: its build (NULL: Python, or not yet). */
+const struct lang_build_info *serve_job_build(const struct serve_job *j);
 /* Kills the job's processes without waiting (a warm run's zygote is
  * asked to end it); step still runs to its end. */
 void serve_job_kill(struct serve_job *j);

@@ -15,6 +15,7 @@
 #include <cjson/cJSON.h>
 
 #include "http.h"
+#include "lang_run.h"
 #include "output.h"
 #include "serve.h"
 #include "serve_exec.h"
@@ -25,6 +26,7 @@
 struct http_exec_sbx {
         struct http_exec_cfg cfg;
         struct serve_exec x;
+        struct lang_session *lang;      /* builds, from the first program in a language */
 };
 
 struct http_job {
@@ -53,14 +55,34 @@ static int write_request_files(struct http_job *j, const struct http_code_reques
         return http_files_write(dirfd, rq->files, rq->n_files, err);
 }
 
+/* SandboxFusion's names of the languages lang/ builds and runs; python
+ * is the driver's (NULL). */
+static const char *const sf_languages[][2] = {
+        { "cpp", "cpp" }, { "java", "java" }, { "nodejs", "js" }, { "go", "go" },
+        { "go_test", "go-test" }, { "rust", "rust" },
+};
+
+static int language_of(const char *sf_name, const struct lang_row **row, struct sbx_err *err)
+{
+        *row = NULL;
+        if (strcmp(sf_name, "python") == 0)
+                return 0;
+        for (size_t i = 0; i < sizeof(sf_languages) / sizeof(sf_languages[0]); i++)
+                if (strcmp(sf_name, sf_languages[i][0]) == 0 && (*row = lang_find(sf_languages[i][1])))
+                        return 0;
+        return sbx_fail_code(err, SBX_EXIT_USAGE, 0, "language '%s': this server runs python, "
+                             "cpp, java, nodejs, go, go_test and rust", sf_name);
+}
+
 static int start_code(void *ctx, const struct http_code_request *rq, struct http_job **out,
                       struct sbx_err *err)
 {
         struct http_exec_sbx *x = ctx;
+        const struct lang_row *language;
         struct http_job *j;
 
-        if (strcmp(rq->language, "python") != 0)
-                return sbx_fail(err, 0, "language '%s': this server runs python only", rq->language);
+        if (language_of(rq->language, &language, err) < 0)
+                return -1;
         if (!(j = calloc(1, sizeof(*j))))
                 return sbx_fail_oom(err, "run_code");
         j->x = x;
@@ -70,6 +92,7 @@ static int start_code(void *ctx, const struct http_code_request *rq, struct http
                 .stdin_data = rq->stdin_data, .stdin_len = rq->stdin_len,
                 .timeout_ms = rq->run_timeout_ms, .memory_bytes = rq->memory_bytes,
                 .dir_on_path = true, .host_workdir = rq->n_files > 0 || rq->n_fetch > 0,
+                .language = language, .compile_timeout_ms = rq->compile_timeout_ms,
         };
         if (serve_job_program(&x->x, &p, &j->job, err) < 0 ||
             (rq->n_files && write_request_files(j, rq, err) < 0) ||
@@ -164,6 +187,43 @@ static void code_result(const struct run_result *r, struct http_code_result *res
         }
 }
 
+/* A built program's compile as SandboxFusion's compile step: a compile
+ * error (the compiler's message its stderr; ended by a limit: a time
+ * limit, or an error with the limit named) leaves no run step. Nothing
+ * for a language not compiled (nodejs's compile_result is null). */
+static bool compile_result(const struct lang_build_info *b, struct http_code_result *res)
+{
+        struct http_step_result *s = &res->compile;
+        const char *msg = b && b->message ? b->message : "";
+
+        if (!b || b->status == LANG_BUILD_NONE)
+                return true;
+        s->present = true;
+        s->execution_time_s = b->duration_s;
+        s->out = strdup("");
+        s->err = output_utf8_sanitize(msg, strlen(msg));
+        switch (b->status) {
+        case LANG_BUILD_COMPILE_ERROR:
+                if (strncmp(b->detail, "timeout", 7) == 0) {
+                        s->status = HTTP_STEP_TIME_LIMIT;
+                        return false;
+                }
+                s->status = HTTP_STEP_FINISHED;
+                s->has_return_code = true;
+                s->return_code = 1;
+                return false;
+        case LANG_BUILD_SANDBOX_ERROR:
+                s->status = HTTP_STEP_ERROR;
+                free(s->err);
+                s->err = strdup(b->detail[0] ? b->detail : "the compile could not run");
+                return false;
+        default:
+                s->status = HTTP_STEP_FINISHED;
+                s->has_return_code = true;
+                return true;
+        }
+}
+
 static void fetch_files(struct http_job *j, struct http_code_result *res)
 {
         const char *dir = serve_job_workdir(j->job);
@@ -180,7 +240,7 @@ static void job_finish(struct http_job *j, struct http_code_result *res)
         const struct run_result *r = serve_job_result(j->job);
 
         memset(res, 0, sizeof(*res));
-        if (j->code && r) {
+        if (j->code && r && compile_result(serve_job_build(j->job), res)) {
                 code_result(r, res);
                 if (j->code->n_fetch && res->run.status != HTTP_STEP_ERROR)
                         fetch_files(j, res);
@@ -204,7 +264,7 @@ int http_exec_sbx_open(struct http_exec_ops *ops, const struct http_exec_cfg *cf
                 .sb = cfg->sb, .self = cfg->sbx_run, .suite_args = cfg->suite_args,
                 .default_timeout_ms = cfg->default_timeout_ms,
                 .max_timeout_ms = cfg->max_timeout_ms, .cpu_limit_s = cfg->cpu_limit_s,
-                .max_cpu_s = cfg->max_cpu_s,
+                .max_cpu_s = cfg->max_cpu_s, .lang = &x->lang,
         };
         *ops = (struct http_exec_ops){
                 .ctx = x, .start_code = start_code, .start_native = start_native,
@@ -216,6 +276,10 @@ int http_exec_sbx_open(struct http_exec_ops *ops, const struct http_exec_cfg *cf
 
 void http_exec_sbx_close(struct http_exec_ops *ops)
 {
+        struct http_exec_sbx *x = ops->ctx;
+
+        if (x)
+                lang_session_close(x->lang);
         free(ops->ctx);
         ops->ctx = NULL;
 }
