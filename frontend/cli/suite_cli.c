@@ -46,6 +46,7 @@ struct suite_run {
         struct results_file rf;
         struct result_meta meta;
         char **workdirs;                /* per sample, while its run is in flight */
+        void **states;                  /* per sample judged over several runs (io), meanwhile */
         int64_t timeout_ms;
         bool *task_on;                  /* by task index: --tasks chose it (all without) */
         size_t selected, ran, passed, tasks_unrun;
@@ -83,6 +84,47 @@ static int write_program(const char *dir, const char *text, struct sbx_err *err)
         return 0;
 }
 
+/* The sample's results line, as its verdict says. */
+static int write_line(struct suite_run *R, size_t job, const struct verdict *v,
+                      struct sbx_err *err)
+{
+        const struct suite_sample *smp = &R->suite.samples[job];
+        cJSON *line = results_line_json(smp->fields, smp->index, smp->line, v, &R->meta);
+
+        R->ran++;
+        R->passed += v->passed;
+        if (!line)
+                return sbx_fail_oom(err, "results line");
+        return results_append(&R->rf, job, line, err);
+}
+
+/* A sample judged over several runs is over: its line, then its state. */
+static int judged(struct suite_run *R, size_t job, const struct verdict *v, struct sbx_err *err)
+{
+        int rc = write_line(R, job, v, err);
+
+        R->suite.ops->judge_end(R->states[job]);
+        R->states[job] = NULL;
+        remove_workdir(&R->workdirs[job]);
+        return rc;
+}
+
+/* 0 with *run, or 1: judged without a run (its line written). */
+static int begin_judging(struct suite_run *R, size_t job, const char *path,
+                         struct sbx_run **run, struct sbx_err *err)
+{
+        auto_free struct verdict *v = malloc(sizeof(*v));
+        int rc;
+
+        if (!v)
+                return sbx_fail_oom(err, "verdict");
+        rc = R->suite.ops->judge_begin(&R->suite, &R->suite.samples[job], R->sb, R->workdirs[job],
+                                       path, &R->states[job], run, v, err);
+        if (rc < 0)
+                return -1;
+        return rc == 1 ? 0 : judged(R, job, v, err) < 0 ? -1 : 1;
+}
+
 /* The suite's timeout applies to each of a run's units when the row counts
  * them (ClassEval: its test classes; limit_derive adds the imports' slack). */
 static int start_job(void *vctx, size_t job, struct sbx_run **run, struct sbx_err *err)
@@ -105,6 +147,8 @@ static int start_job(void *vctx, size_t job, struct sbx_run **run, struct sbx_er
         if (write_program(R->workdirs[job], program, err) < 0 ||
             asprintf(&path, "%s/%s", R->workdirs[job], PROGRAM_NAME) < 0)
                 return -1;
+        if (ops->judge_begin)
+                return begin_judging(R, job, path, run, err);
         if (ops->start)
                 return ops->start(&R->suite, smp, R->sb, R->workdirs[job], path, run, err);
         driver_argv_init(&a, sandbox_python(R->sb));
@@ -122,24 +166,23 @@ static int start_job(void *vctx, size_t job, struct sbx_run **run, struct sbx_er
         return sbx_run_start(R->sb, &spec, run, err);
 }
 
-static int finish_job(void *vctx, size_t job, struct run_result *res, struct sbx_err *err)
+static int finish_job(void *vctx, size_t job, struct run_result *res, struct sbx_run **next,
+                      struct sbx_err *err)
 {
         struct suite_run *R = vctx;
         const struct suite_sample *smp = &R->suite.samples[job];
-        struct verdict *v = malloc(sizeof(*v));
-        cJSON *line;
+        auto_free struct verdict *v = malloc(sizeof(*v));
+        int rc;
 
-        remove_workdir(&R->workdirs[job]);
         if (!v)
                 return sbx_fail_oom(err, "verdict");
+        if (R->suite.ops->judge_step) {
+                rc = R->suite.ops->judge_step(R->states[job], res, next, v, err);
+                return rc != 0 ? rc : judged(R, job, v, err);
+        }
+        remove_workdir(&R->workdirs[job]);
         suite_score(&R->suite, &R->suite.tasks[smp->task], res, v);
-        line = results_line_json(smp->fields, smp->index, smp->line, v, &R->meta);
-        R->ran++;
-        R->passed += v->passed;
-        free(v);
-        if (!line)
-                return sbx_fail_oom(err, "results line");
-        return results_append(&R->rf, job, line, err);
+        return write_line(R, job, v, err);
 }
 
 static void show_progress(void *vctx)
@@ -180,6 +223,7 @@ static int load_suite(struct suite_run *R, struct sbx_err *err)
 
         if (suite_def_load(&R->suite.def, o->suite, err) < 0)
                 return -1;
+        R->suite.judge = o->judge;
         problems = o->problems ? o->problems : R->suite.def.problems;
         if (!problems && !suite_row_find(o->suite))
                 return sbx_fail(err, 0, "%s: no \"problems\" in the suite file: "
@@ -395,14 +439,18 @@ static int run_jobs(struct suite_run *R, const size_t *jobs, size_t njobs,
         sigset_t waitmask;
         int parallel = jobs_parallel(R->opts);
 
-        if (!(R->workdirs = calloc(R->suite.n_samples + 1, sizeof(char *))))
+        if (!(R->workdirs = calloc(R->suite.n_samples + 1, sizeof(char *))) ||
+            !(R->states = calloc(R->suite.n_samples + 1, sizeof(void *))))
                 return sbx_fail_oom(err, "workdirs");
         if (install_stop_handlers(&waitmask, err) < 0)
                 return -1;
         sandbox_warm_expect(R->sb, (size_t)parallel < njobs ? (size_t)parallel : njobs);
         int rc = sched_run(jobs, njobs, parallel, &ops, &stop_requested, &waitmask, err);
-        for (size_t i = 0; i < R->suite.n_samples; i++)
+        for (size_t i = 0; i < R->suite.n_samples; i++) {
+                if (R->states[i])       /* stopped half way: --resume judges it again */
+                        R->suite.ops->judge_end(R->states[i]);
                 remove_workdir(&R->workdirs[i]);
+        }
         if (R->progress)
                 fprintf(stderr, "\n");
         return rc;
@@ -452,6 +500,13 @@ static int suite_main(struct suite_run *R, struct sbx_err *err)
         if (load_suite(R, err) < 0)
                 return -1;
         R->timeout_ms = o->timeout_ms > 0 ? o->timeout_ms : R->suite.def.timeout_ms;
+        R->suite.judge.timeout_ms = R->timeout_ms;
+        const struct suite_judge_opts *j = &o->judge;
+        if (!R->suite.ops->judge_begin && (j->all_tests || j->time_scale > 0 || j->test_timeout_ms ||
+                                            j->compare || j->checker || j->format))
+                return sbx_fail(err, 0, "--all-tests, --time-scale, --test-timeout, --compare, "
+                                "--checker and --io-format are for io suites (codecontests, apps, "
+                                "taco, livecodebench, io), not %s", R->suite.def.name);
         if (set_results_meta(R, err) < 0 || select_tasks(R, err) < 0 ||
             check_programs(R, err) < 0)
                 return -1;
@@ -497,6 +552,7 @@ int suite_cli_main(struct cli_opts *opts)
                 fprintf(stderr, "sbx-run: %s\n", err.msg);
         results_close(&R.rf);
         free(R.workdirs);
+        free(R.states);
         free(R.task_on);
         if (R.sb)
                 sandbox_close(R.sb);

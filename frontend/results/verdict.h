@@ -7,6 +7,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <cjson/cJSON.h>
+
 #include "classeval.h"
 
 enum verdict_kind {
@@ -27,6 +29,7 @@ struct verdict {
         char base_status[16], plus_status[16];  /* evalplus: pass/fail/timeout, else "" */
         int fail_input[2];              /* evalplus: the failing base/plus input, or -1 */
         char exception[128];            /* the exception's type when it raised, else "" */
+        const cJSON *extra;             /* the kind's own fields for the line (io), borrowed, or NULL */
         /* ClassEval */
         size_t n_classes;
         char *const *class_names;

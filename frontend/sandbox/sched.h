@@ -17,8 +17,11 @@ struct sched_ops {
         /* Starts job i. Returns 0 with *run set, 1 when the job ended without
          * a run (its result is already recorded), -1 to stop with err. */
         int (*start)(void *ctx, size_t job, struct sbx_run **run, struct sbx_err *err);
-        /* The job's run ended; res is the caller's to free. -1 stops. */
-        int (*done)(void *ctx, size_t job, struct run_result *res, struct sbx_err *err);
+        /* The job's run ended; res is the caller's to free (done may take
+         * it, leaving it zeroed). 0: the job is over; 1: it goes on with
+         * *next, a run done started (an io sample's next test); -1 stops. */
+        int (*done)(void *ctx, size_t job, struct run_result *res, struct sbx_run **next,
+                    struct sbx_err *err);
         /* Called after each wakeup (progress display); may be NULL. */
         void (*tick)(void *ctx);
 };

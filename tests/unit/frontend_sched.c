@@ -35,6 +35,8 @@ struct seen {
         bool held;                              /* that result was finished */
         size_t stop_after, fail_done_at;        /* dones before *stop / done's -1; 0: never */
         size_t n_done, started_at_stop;
+        int chain;                              /* runs each job goes on with (done's 1) */
+        int chained[MAX_JOBS];
         volatile sig_atomic_t *stop;
 };
 
@@ -100,11 +102,20 @@ static int fake_start(void *ctx, size_t job, struct sbx_run **run, struct sbx_er
         return 0;
 }
 
-static int fake_done(void *ctx, size_t job, struct run_result *res, struct sbx_err *err)
+static int fake_done(void *ctx, size_t job, struct run_result *res, struct sbx_run **next,
+                     struct sbx_err *err)
 {
         assert_int_equal(res->returncode, (int)job);    /* its own run's result */
         S.dones[job]++;
         S.n_done++;
+        if (S.chained[job] < S.chain) {                 /* the job's next run */
+                S.chained[job]++;
+                S.runs[job] = (struct fake_run){ .job = job, .steps_left = 1 + S.chained[job] % 2 };
+                if (++S.inflight > S.max_inflight)
+                        S.max_inflight = S.inflight;
+                *next = (struct sbx_run *)&S.runs[job];
+                return 1;
+        }
         if (S.fail_done_at && S.n_done == S.fail_done_at)
                 return sbx_fail(err, 0, "done failed on job %zu", job);
         if (S.stop_after && S.n_done == S.stop_after) {
@@ -184,6 +195,24 @@ static void a_job_that_ends_without_a_run_frees_its_slot(void **state)
         assert_int_equal(S.starts[2], 1);
         assert_int_equal(S.dones[2], 0);        /* its result is the caller's */
         assert_int_equal(S.n_done, 3);
+}
+
+/* An io sample's tests: done goes on with the job's next run in its slot,
+ * which the job keeps until its last run; -j still bounds the runs. */
+static void a_job_goes_on_with_the_runs_done_starts(void **state)
+{
+        const size_t *jobs = in_order();
+        struct sbx_err err = { 0 };
+
+        S.chain = 3;
+        assert_int_equal(run(jobs, 10, 3, NULL, &err), SCHED_DONE);
+        for (size_t i = 0; i < 10; i++) {
+                assert_int_equal(S.starts[i], 1);       /* started once ... */
+                assert_int_equal(S.dones[i], 4);        /* ... ended after 4 runs */
+        }
+        assert_int_equal(S.n_started, 10);
+        assert_int_equal(S.max_inflight, 3);
+        assert_int_equal(S.inflight, 0);
 }
 
 static void a_stop_kills_the_runs_in_flight_and_starts_no_more(void **state)
@@ -298,6 +327,7 @@ int main(void)
                 cmocka_unit_test_setup(jobs_start_in_the_order_given_and_each_ends_once, reset),
                 cmocka_unit_test_setup(at_most_j_runs_are_in_flight, reset),
                 cmocka_unit_test_setup(a_job_that_ends_without_a_run_frees_its_slot, reset),
+                cmocka_unit_test_setup(a_job_goes_on_with_the_runs_done_starts, reset),
                 cmocka_unit_test_setup(a_stop_kills_the_runs_in_flight_and_starts_no_more, reset),
                 cmocka_unit_test_setup(a_stop_before_the_first_start_runs_nothing, reset),
                 cmocka_unit_test_setup(a_failing_done_stops_with_its_error, reset),

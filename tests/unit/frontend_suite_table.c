@@ -109,7 +109,15 @@ static void builtin_rows_name_their_kind_and_timeout(void **state)
         suite_def_free(&def);
         assert_int_equal(suite_def_load(&def, "nope", &err), -1);
         assert_string_equal(err.msg, "unknown suite \"nope\" (humaneval, humanevalplus, mbpp, "
-                            "mbppplus, classeval, or a suite FILE.json)");
+                            "mbppplus, classeval, codecontests, livecodebench, apps, taco, io, "
+                            "or a suite FILE.json)");
+        /* the io rows: one kind, the harnesses' own time limits a test */
+        assert_ptr_equal(suite_row_find("codecontests")->ops, &suite_io_ops);
+        assert_int_equal(suite_row_find("codecontests")->timeout_ms, SANDBOXFUSION_TEST_TIMEOUT_MS);
+        assert_int_equal(suite_row_find("livecodebench")->timeout_ms, LIVECODEBENCH_TEST_TIMEOUT_MS);
+        assert_int_equal(suite_row_find("apps")->timeout_ms, APPS_TEST_TIMEOUT_MS);
+        assert_ptr_equal(suite_row_find("taco")->ops, &suite_io_ops);
+        assert_non_null(suite_row_find("io")->ops->judge_step);
 }
 
 static void load_example(struct suite *s, const char *problems)

@@ -294,7 +294,8 @@ static void compact(struct suite *s, size_t task)
                                        j.oracle, j.atol, EVALPLUS_DIGEST_ABOVE_BYTES);
 }
 
-static int truth_done(void *vctx, size_t job, struct run_result *res, struct sbx_err *err)
+static int truth_done(void *vctx, size_t job, struct run_result *res, struct sbx_run **next,
+                      struct sbx_err *err)
 {
         struct truth_run *T = vctx;
         cJSON *recs = evalplus_parse_stream(&res->out);
