@@ -158,7 +158,9 @@ static int build_ended(struct io_judge *j, struct run_result *res, struct sbx_ru
         keep(j, res, true, true);
         const char *why = run_result_stderr_reason(&j->kept);
         if (j->kept.status == RUN_FAILED && j->kept.returncode == 1 && !j->kept.output_limited) {
-                io_sample_compile_error(&j->sample, why ? why : "exit 1");
+                snprintf(j->why, sizeof(j->why), "%.*s", why ? (int)strcspn(why, "\n") : 6,
+                         why ? why : "exit 1");
+                io_sample_compile_error(&j->sample, j->why);
         } else {
                 snprintf(j->why, sizeof(j->why), "the build did not finish: %s%s%s",
                          run_status_name(j->kept.status), j->kept.detail[0] ? ": " : "",
