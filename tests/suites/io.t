@@ -69,6 +69,25 @@ assert r["right"]["test_verdicts"] == "AAA" and r["right"]["passed"]
 assert r["wrong"]["test_verdicts"] == "WWW" and r["wrong"]["failed_test"] == 0
 assert r["syntax-error"]["verdict"] == "compile_error" and r["syntax-error"]["tests_run"] == 0' "$D/all.jsonl"
 
+# --shard: a sample is the unit; the shards' results merge into the whole.
+grep -E '"task_id": "(exact|lines|tokens|floats|lcb|sandboxfusion|sf-float|divisor)"' "$D/samples.jsonl" \
+        > "$D/shard-samples.jsonl"
+chmod 0644 "$D/shard-samples.jsonl"
+for i in 0 1; do
+        sbx bwrap --samples "$D/shard-samples.jsonl" --allow-partial --shard "$i/2" --out "$D/shard$i.jsonl" -j 2
+done
+as_user "$SBX_RUN" merge --json --out "$D/merged.jsonl" "$D/shard0.jsonl" "$D/shard1.jsonl" > "$D/merged.json" 2> "$D/merge.err"
+check "--shard 0/2 and 1/2 merged: every sample once, its verdict the unsharded run's" "$HOST_PY" -c '
+import json, sys
+full = {json.loads(l)["name"]: json.loads(l) for l in open(sys.argv[1])}
+merged = [json.loads(l) for l in open(sys.argv[2])]
+names = [r["name"] for r in merged]
+assert len(names) == len(set(names)) == 16, names
+for r in merged:
+    assert (r["verdict"], r["failed_test"]) == (full[r["name"]]["verdict"], full[r["name"]]["failed_test"]), r
+assert json.load(open(sys.argv[3]))["passed"] == sum(r["passed"] for r in merged)' \
+        "$D/bwrap.jsonl" "$D/merged.jsonl" "$D/merged.json"
+
 # The same argv, environment, paths, cwd and stdin's name in every test:
 # a cold run in the unshare tier (no private /tmp) can leave what it saw
 # where the next test's run reads it, and every test saw the same. (A
