@@ -43,6 +43,10 @@ sample("reads-to-eof-twice", "sum", "import sys\na, b = map(int, sys.stdin.read(
        "assert sys.stdin.read() == ''\nprint(a + b)\n", "accepted")
 sample("memory", "sum", "x = bytearray(4 << 30)\n" + SUM, "memory_limit", 0)
 sample("syntax-error", "sum", "print(1 +\n", "compile_error")
+# A problem's own memory limit, below the session's --memory 1G.
+problem("small-memory", [("", "ok\n")], memory_limit_bytes=200 << 20)
+sample("under-its-memory", "small-memory", "x = bytearray(50 << 20)\nprint('ok')\n", "accepted")
+sample("over-its-memory", "small-memory", "x = bytearray(400 << 20)\nprint('ok')\n", "memory_limit", 0)
 sample("sys-exit-0-before-answer", "sum", "raise SystemExit(0)\n" + SUM, "wrong_answer", 0)
 
 # A test given as files (sbx's own form): input_file, output_file.

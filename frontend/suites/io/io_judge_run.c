@@ -68,6 +68,8 @@ int io_judge_start_test(struct io_judge *j, struct sbx_run **run, enum io_verdic
                 .stdin_path = t->input.path, .stdin_data = t->input.path ? NULL : t->input.text,
                 .stdin_len = t->input.path ? 0 : t->input.len,
                 .stdout_fd = j->out_fd, .stdout_limit_bytes = output_cap(t),
+                /* the problem's own limit, where below the session's --memory */
+                .memory_bytes = j->p->memory_limit_bytes,
         };
         if (!spec.stdin_path && !spec.stdin_data)
                 spec.stdin_data = "";
