@@ -77,6 +77,35 @@ sample("sf-tokens", "sandboxfusion", "print('1.00 YES')\n", "wrong_answer", 0)
 problem("sf-float", [("", "0.1234567\n")], compare="sandboxfusion")
 sample("sf-float-close", "sf-float", "print(0.1234568)\n", "accepted")
 
+# Call-based problems: the runner calls the function and prints its value
+# as JSON, compared as a value (APPS: also the answer's first item).
+problem("call-apps", [("[1, 2]", "[3]"), ("[10, -4]", "[6]")], fn_name="add", call="apps")
+sample("call-apps-function", "call-apps", "def add(a: int, b: int) -> int:\n    return a + b\n", "accepted")
+sample("call-apps-class", "call-apps", "class Solution:\n    def add(self, a, b) -> List[int]:\n"
+       "        return a + b\n", "accepted")           # List: APPS's header imports it
+sample("call-apps-wrong", "call-apps", "def add(a, b):\n    return a - b\n", "wrong_answer", 0)
+sample("call-apps-raises", "call-apps", "def add(a, b):\n    return a / 0\n", "runtime_error", 0)
+problem("call-lcb", [("[2,7,11,15]\n9", "[0, 1]"), ("[3,2,4]\n6", "[1, 2]")], fn_name="twoSum", call="lcb")
+sample("call-lcb-leetcode", "call-lcb", """class Solution:
+    def twoSum(self, nums: List[int], target: int) -> List[int]:
+        seen = {}
+        for i, x in enumerate(nums):
+            if target - x in seen:
+                return (seen[target - x], i)
+            seen[x] = i
+""", "accepted")                                         # typing's List from the prelude; a tuple is a list
+sample("call-lcb-main-guard", "call-lcb", """class Solution:
+    def twoSum(self, nums, target):
+        return [0, 1]
+if __name__ == "__main__":
+    print(input())
+""", "wrong_answer", 1)                                  # not __main__: the guard does not run
+# A harness's prelude (LiveCodeBench's imports) for a stdio program.
+problem("lcb-prelude", [("16\n", "4.0\n")], prelude="lcb")
+problem("no-prelude", [("16\n", "4.0\n")])
+sample("prelude-sqrt", "lcb-prelude", "print(sqrt(int(input())))\n", "accepted")
+sample("no-prelude-sqrt", "no-prelude", "print(sqrt(int(input())))\n", "runtime_error", 0)
+
 # A checker (testlib's convention): any divisor of the input is right.
 CHECKER = """import sys
 n = int(open(sys.argv[1]).read())

@@ -20,11 +20,13 @@ const char *io_checker_name(const char *checker_path)
 int io_checker_argv(const char *checker_path, const char *python, const char *dir,
                     struct strvec *argv, struct sbx_err *err)
 {
-        const char *run[IO_RUNNER_ARGC + 1];
+        const char *run[IO_RUNNER_ARGC + 2];
         int rc = 0;
 
         if (is_python(checker_path)) {
-                io_runner_argv(run, python, "checker.py");
+                io_runner_argv(run, python);
+                run[IO_RUNNER_ARGC] = "checker.py";
+                run[IO_RUNNER_ARGC + 1] = NULL;
                 rc = strvec_extend(argv, run);
         } else {
                 rc = strvec_pushf(argv, "%s/checker", dir);

@@ -51,17 +51,41 @@ static int not_started(struct io_judge *j, const char *what, enum io_verdict *tv
         return 0;
 }
 
+static const char *const prelude_names[] = {
+        [IO_PRELUDE_NONE] = NULL, [IO_PRELUDE_LCB] = "lcb", [IO_PRELUDE_APPS] = "apps",
+};
+
+/* PYTHON -I -B -c RUNNER [--prelude NAME] [--call STYLE FN] PROGRAM, the
+ * same for every test of the problem. */
+static void program_argv(const struct io_judge *j, const char **argv)
+{
+        size_t n = IO_RUNNER_ARGC;
+
+        io_runner_argv(argv, sandbox_python(j->sb));
+        if (j->p->prelude != IO_PRELUDE_NONE) {
+                argv[n++] = "--prelude";
+                argv[n++] = prelude_names[j->p->prelude];
+        }
+        if (j->p->call != IO_CALL_NONE) {
+                argv[n++] = "--call";
+                argv[n++] = j->p->call == IO_CALL_APPS ? "apps" : "lcb";
+                argv[n++] = j->p->fn_name;
+        }
+        argv[n++] = j->files[0];
+        argv[n] = NULL;
+}
+
 int io_judge_start_test(struct io_judge *j, struct sbx_run **run, enum io_verdict *tv,
                         struct sbx_err *err)
 {
         const struct io_test *t = &j->p->tests[j->test];
-        const char *argv[IO_RUNNER_ARGC + 1];
+        const char *argv[IO_RUNNER_MAX_ARGS];
         struct limit_derived lim = limit_derive(&(struct limit_ask){
                 .timeout_ms = j->limit_ms, .suite = true });
 
         /* The same argv, environment, paths and cwd for every test: only
          * the input differs (nothing else of the problem is in its sandbox). */
-        io_runner_argv(argv, sandbox_python(j->sb), j->files[0]);
+        program_argv(j, argv);
         struct run_spec spec = {
                 .argv = (char *const *)argv, .workdir = j->workdir, .private_workdir = true,
                 .workdir_files = j->files, .timeout_ms = lim.wall_ms, .cpu_limit_s = lim.cpu_s,
@@ -82,11 +106,12 @@ int io_judge_start_test(struct io_judge *j, struct sbx_run **run, enum io_verdic
 
 int io_judge_start_build(struct io_judge *j, struct sbx_run **run, struct sbx_err *err)
 {
-        const char *argv[IO_RUNNER_ARGC + 2];
+        const char *argv[IO_RUNNER_MAX_ARGS];
 
-        io_runner_argv(argv, sandbox_python(j->sb), IO_RUNNER_COMPILE);
-        argv[IO_RUNNER_ARGC] = j->files[0];
-        argv[IO_RUNNER_ARGC + 1] = NULL;
+        io_runner_argv(argv, sandbox_python(j->sb));
+        argv[IO_RUNNER_ARGC] = "--compile";
+        argv[IO_RUNNER_ARGC + 1] = j->files[0];
+        argv[IO_RUNNER_ARGC + 2] = NULL;
         struct run_spec spec = {
                 .argv = (char *const *)argv, .workdir = j->workdir, .private_workdir = true,
                 .workdir_files = j->files, .timeout_ms = IO_BUILD_TIMEOUT_MS,

@@ -7,13 +7,11 @@
 
 const char *const io_runner_source = io_runner_py;
 
-void io_runner_argv(const char **argv, const char *python, const char *file)
+void io_runner_argv(const char **argv, const char *python)
 {
         argv[0] = python;
         argv[1] = "-I";
         argv[2] = "-B";
         argv[3] = "-c";
         argv[4] = io_runner_source;
-        argv[5] = file;
-        argv[6] = NULL;
 }

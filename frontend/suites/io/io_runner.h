@@ -6,14 +6,14 @@
 #ifndef SBX_IO_RUNNER_H
 #define SBX_IO_RUNNER_H
 
-#define IO_RUNNER_ARGC 6
+#define IO_RUNNER_ARGC 5               /* PYTHON -I -B -c RUNNER */
+#define IO_RUNNER_MAX_ARGS 16           /* with its options, a file and its arguments */
 
 extern const char *const io_runner_source;
 
-/* argv[0..IO_RUNNER_ARGC]: PYTHON -I -B -c RUNNER FILE, NULL-terminated;
- * the caller may add arguments in place of the NULL (IO_RUNNER_COMPILE
- * and the file again: the build). */
-#define IO_RUNNER_COMPILE "--compile"
-void io_runner_argv(const char **argv, const char *python, const char *file);
+/* argv[0..IO_RUNNER_ARGC): PYTHON -I -B -c RUNNER; the caller adds the
+ * runner's options (io_runner.py: --compile, --prelude NAME, --call STYLE
+ * FN), the file and its arguments, and the NULL. */
+void io_runner_argv(const char **argv, const char *python);
 
 #endif
