@@ -79,11 +79,42 @@ PY
 )
 }
 
+# SandboxFusion's three LiveCodeBench rows (one of them LeetCode's, call-based)
+# with its own known-good and known-bad programs (sf_lcb_samples.jsonl):
+# --suite livecodebench gives LiveCodeBench's verdict and first failing
+# test on each. The rows are not shipped (LiveCodeBench's dataset names
+# no licence sbx may ship it under): $SBX_TEST_DATA/livecodebench/.
+lcb_rows() {
+        local rows=$SBX_DATA/livecodebench/code_eval_live_code_bench_v1.jsonl rc=0
+        if [ ! -r "$rows" ]; then
+                ok "# SKIP LiveCodeBench's rows: livecodebench/code_eval_live_code_bench_v1.jsonl is not shipped and SBX_TEST_DATA has no copy (SandboxFusion's sandbox/tests/datasets/samples/)"
+                return
+        fi
+        as_user env SBX_HELPER="$SBX_HELPER" timeout -k 5 600 "$SBX_RUN" --tier "$tier" --no-progress \
+                --suite livecodebench --problems "$rows" --samples "$F/sf_lcb_samples.jsonl" -j 2 \
+                --out "$D/lcb-rows.jsonl" > /dev/null 2> "$D/lcb-rows.err" || rc=$?
+        is "LiveCodeBench's rows: the suite ran to its end (rc $rc)" "$rc" 0 || diag "$(tail -3 "$D/lcb-rows.err")"
+        check "LiveCodeBench's rows: each of SandboxFusion's 6 programs gets LiveCodeBench's verdict and first failing test" \
+                "$HOST_PY" - "$D/lcb-rows.jsonl" "$F/expected.jsonl" <<'PY'
+import json, sys
+got = {(r["task_id"], r["sample"]): r for r in map(json.loads, open(sys.argv[1]))}
+n = 0
+for e in map(json.loads, open(sys.argv[2])):
+    if e["harness"] != "livecodebench" or e["problems"] != "code_eval_live_code_bench_v1.jsonl":
+        continue
+    n += 1
+    r = got[(e["task_id"], e["sample"])]
+    assert r["passed"] == e["passed"] and (e["passed"] or r["failed_test"] == e["first_failed"]), (e, r["result"])
+assert n == 6, n
+PY
+}
+
 case ${SBX_IO_FIDELITY:-sandboxfusion} in
 sandboxfusion)
         fidelity sandboxfusion sandboxfusion ""
         diag "LiveCodeBench's comparison against its harness: tests/suites/io_fidelity_lcb.t (make check-full)" ;;
 livecodebench)
-        fidelity lcb livecodebench "exit-3-after-answer reads-past-input" ;;
+        fidelity lcb livecodebench "exit-3-after-answer reads-past-input"
+        lcb_rows ;;
 esac
 done_testing
