@@ -47,6 +47,17 @@ import json, sys
 w = json.load(open(sys.argv[1]))["warm"]
 sys.exit(not (w["cold"] == 0 and w["warm"] > 80))' "$D/helper.summary.json"
 
+check "the summary's io section counts the verdicts and the test runs, as the lines do" "$HOST_PY" -c '
+import json, sys
+io = json.load(open(sys.argv[1]))["io"]
+rows = [json.loads(l) for l in open(sys.argv[2])]
+want = {}
+for r in rows:
+    want[r["verdict"]] = want.get(r["verdict"], 0) + 1
+assert io["verdicts"] == want, (io, want)
+assert io["tests_run"] == sum(r["tests_run"] for r in rows)' "$D/bwrap.summary.json" "$D/bwrap.jsonl"
+check "the text summary says the io verdicts" grep -q "io verdicts: accepted" "$D/out"
+
 # The line a sample's verdict is recorded in.
 check "a line records the io fields, the comparison and the limit" "$HOST_PY" -c '
 import json, sys

@@ -10,6 +10,7 @@
 
 #include "io.h"
 #include "io_judge.h"
+#include "io_summary.h"
 #include "suite_ops.h"
 
 #define CANONICAL_FIELD "sbx_canonical"
@@ -117,4 +118,6 @@ const struct suite_ops suite_io_ops = {
         .judge_begin = judge_begin,
         .judge_step = judge_step,
         .judge_end = judge_end,
+        .summary = &io_summary,
+        .print_summary = io_summary_print,
 };
