@@ -125,6 +125,12 @@ problem("checker-crashes", [("1\n", "1\n")], checker="crashes.py")
 sample("checker-crashes", "checker-crashes", "print(1)\n", "judge_error", 0)
 problem("checker-fails", [("1\n", "1\n")], checker="fails.py")
 sample("checker-fails", "checker-fails", "print(1)\n", "judge_error", 0)
+# A 20 MB input as a file, its checker in a run of a cold run's shape (its
+# files too large for a warm run's tmpfs copy).
+PROBLEMS.append({"task_id": "big", "tests": [{"input_file": "big.in", "output_file": "big.out"}],
+                 "checker": "len.py"})
+sample("big-input", "big", "import sys\nprint(len(sys.stdin.buffer.read()))\n", "accepted")
+sample("big-input-wrong", "big", "import sys\nprint(len(sys.stdin.buffer.read()) - 1)\n", "wrong_answer", 0)
 
 # What a sample could try to learn or change (the strong tiers hide it).
 MARKS = [("MARK-IN-%d\n" % k, "MARK-OUT-%d\n" % k) for k in range(3)]
@@ -183,7 +189,14 @@ def make(d):
     for name, text in (("1.in", "1 2 3\n"), ("1.out", "6\n"), ("2.in", "10\n"), ("2.ans", "10\n")):
         with open(os.path.join(d, "files-tests", name), "w") as f:
             f.write(text)
-    checkers = {"divisor.py": CHECKER, "loops.py": "while True: pass\n",
+    with open(os.path.join(d, "big.in"), "wb") as f:
+        f.write((b"y" * 99 + b"\n") * 200000)                  # 20,000,000 bytes
+    with open(os.path.join(d, "big.out"), "w") as f:
+        f.write("20000000\n")
+    checkers = {"len.py": "import os, sys\n"
+                          "ok = open(sys.argv[2]).read().split() == [str(os.path.getsize(sys.argv[1]))]\n"
+                          "sys.exit(0 if ok else 1)\n",
+                "divisor.py": CHECKER, "loops.py": "while True: pass\n",
                 "crashes.py": "import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)\n",
                 "fails.py": "import sys\nprint('FAIL bad answer file', file=sys.stderr)\nsys.exit(3)\n"}
     for name, text in checkers.items():

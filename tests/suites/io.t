@@ -42,10 +42,10 @@ for t in $tiers; do
         each "$D/$t.jsonl" "$t ${mode#--}"
 done
 # the warm run went warm, test after test
-check "helper warm: every test of every sample ran through a zygote" "$HOST_PY" -c '
+check "helper warm: every run went through a zygote but the two checkers of the 20 MB test (too large to copy)" "$HOST_PY" -c '
 import json, sys
 w = json.load(open(sys.argv[1]))["warm"]
-sys.exit(not (w["cold"] == 0 and w["warm"] > 80))' "$D/helper.summary.json"
+sys.exit(not (w["cold"] == 2 and w["warm"] > 80))' "$D/helper.summary.json"
 
 check "the summary's io section counts the verdicts and the test runs, as the lines do" "$HOST_PY" -c '
 import json, sys

@@ -18,12 +18,15 @@ const char *io_checker_name(const char *checker_path)
 }
 
 int io_checker_argv(const char *checker_path, const char *python, const char *dir,
-                    struct strvec *argv, struct sbx_err *err)
+                    bool warm, struct strvec *argv, struct sbx_err *err)
 {
         const char *run[IO_RUNNER_ARGC + 2];
         int rc = 0;
 
-        if (is_python(checker_path)) {
+        if (is_python(checker_path) && !warm) {
+                rc = strvec_push(argv, python) < 0 || strvec_push(argv, "-I") < 0 ||
+                     strvec_push(argv, "-B") < 0 || strvec_push(argv, "checker.py") < 0 ? -1 : 0;
+        } else if (is_python(checker_path)) {
                 io_runner_argv(run, python);
                 run[IO_RUNNER_ARGC] = "checker.py";
                 run[IO_RUNNER_ARGC + 1] = NULL;

@@ -158,7 +158,10 @@ int io_judge_start_checker(struct io_judge *j, struct sbx_run **run, enum io_ver
         if (put_data(j->checker_dir, IO_CHECKER_INPUT, &t->input, err) < 0 ||
             put_data(j->checker_dir, IO_CHECKER_ANSWER, &t->output, err) < 0)
                 return not_started(j, "the checker", tv, err);
-        if (io_checker_argv(checker, sandbox_python(j->sb), j->checker_dir, &argv, err) < 0)
+        /* A warm run copies its files into a tmpfs of 64 MiB (a cold one
+         * binds them): large ones go cold, never overflow it. */
+        bool warm = (int64_t)(t->input.len + t->output.len) * 2 < IO_CHECKER_WARM_BYTES;
+        if (io_checker_argv(checker, sandbox_python(j->sb), j->checker_dir, warm, &argv, err) < 0)
                 return -1;
         /* A checker is code too: a run of its own, as any program's. */
         struct run_spec spec = {
