@@ -136,6 +136,19 @@ as_user "$SBX_RUN" --suite humaneval --problems "$SBX_DATA/humaneval/HumanEval.j
         --all-tests > /dev/null 2> "$D/err" && rc=0 || rc=$?
 check "--all-tests with a suite that is not io: refused, exit 2" \
         bash -c '[ "$1" = 2 ] && grep -q "are for io suites" "$2"' _ "$rc" "$D/err"
+# --canonical: a problem's own reference solution (sbx's canonical_solution,
+# APPS's first solution); a row without one is named.
+printf '%s\n' '{"task_id": "c", "tests": [{"input": "2 3\n", "output": "5\n"}], "canonical_solution": "print(sum(map(int, input().split())))\n"}' \
+        > "$D/canon.jsonl"; chmod 0644 "$D/canon.jsonl"
+rc=0
+as_user "$SBX_RUN" --tier bwrap --no-progress --suite io --problems "$D/canon.jsonl" --canonical \
+        --out "$D/canon_results.jsonl" > /dev/null 2>&1 || rc=$?
+check "--canonical runs a problem's own reference solution (rc $rc)" grep -q '"verdict": *"accepted"' "$D/canon_results.jsonl"
+rc=0
+as_user "$SBX_RUN" --suite codecontests --problems "$SBX_DATA/codecontests/code_eval_code_contests.jsonl" \
+        --canonical > /dev/null 2> "$D/err" || rc=$?
+check "--canonical where the rows carry no solution: exit 2, naming the task and what is missing" \
+        bash -c '[ "$1" = 2 ] && grep -q "task 0 has no string \"reference_solution\"" "$2"' _ "$rc" "$D/err"
 printf '{"task_id": "x", "prompt": "no tests here"}\n' > "$D/notio.jsonl"; chmod 0644 "$D/notio.jsonl"
 rc=0
 as_user "$SBX_RUN" --suite io --problems "$D/notio.jsonl" --canonical > /dev/null 2> "$D/err" || rc=$?

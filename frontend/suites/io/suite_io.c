@@ -13,7 +13,7 @@
 #include "io_summary.h"
 #include "suite_ops.h"
 
-#define CANONICAL_FIELD "sbx_canonical"
+#define CANONICAL_FIELD "reference_solution"      /* --canonical: "task 0 has no string ..." */
 
 /* The command line's comparison and checker, over the problem's own. */
 static int judge_overrides(const struct suite *s, struct io_problem *p, const char *where,
