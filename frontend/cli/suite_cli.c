@@ -47,6 +47,7 @@ struct suite_run {
         struct result_meta meta;
         char **workdirs;                /* per sample, while its run is in flight */
         void **states;                  /* per sample judged over several runs (io), meanwhile */
+        struct verdict **verdicts;      /* ... and its verdict, from next_job to finish_job */
         int64_t timeout_ms;
         bool *task_on;                  /* by task index: --tasks chose it (all without) */
         size_t selected, ran, passed, tasks_unrun;
@@ -166,20 +167,42 @@ static int start_job(void *vctx, size_t job, struct sbx_run **run, struct sbx_er
         return sbx_run_start(R->sb, &spec, run, err);
 }
 
-static int finish_job(void *vctx, size_t job, struct run_result *res, struct sbx_run **next,
-                      struct sbx_err *err)
+/* A sample judged over several runs (io): each run's end goes to its
+ * kind, which starts the next (1: res is ours to free) or has judged it
+ * (0: its verdict waits for finish_job, which the scheduler calls next). */
+static int next_job(void *vctx, size_t job, struct run_result *res, struct sbx_run **run,
+                    struct sbx_err *err)
+{
+        struct suite_run *R = vctx;
+        int rc;
+
+        if (!R->suite.ops->judge_step)
+                return 0;
+        if (!(R->verdicts[job] = malloc(sizeof(*R->verdicts[job]))))
+                return sbx_fail_oom(err, "verdict");
+        rc = R->suite.ops->judge_step(R->states[job], res, run, R->verdicts[job], err);
+        if (rc != 0) {
+                free(R->verdicts[job]);
+                R->verdicts[job] = NULL;
+        }
+        if (rc == 1)
+                run_result_free(res);
+        return rc;
+}
+
+static int finish_job(void *vctx, size_t job, struct run_result *res, struct sbx_err *err)
 {
         struct suite_run *R = vctx;
         const struct suite_sample *smp = &R->suite.samples[job];
-        auto_free struct verdict *v = malloc(sizeof(*v));
-        int rc;
+        auto_free struct verdict *v = NULL;
 
-        if (!v)
-                return sbx_fail_oom(err, "verdict");
         if (R->suite.ops->judge_step) {
-                rc = R->suite.ops->judge_step(R->states[job], res, next, v, err);
-                return rc != 0 ? rc : judged(R, job, v, err);
+                v = R->verdicts[job];
+                R->verdicts[job] = NULL;
+                return judged(R, job, v, err);
         }
+        if (!(v = malloc(sizeof(*v))))
+                return sbx_fail_oom(err, "verdict");
         remove_workdir(&R->workdirs[job]);
         suite_score(&R->suite, &R->suite.tasks[smp->task], res, v);
         return write_line(R, job, v, err);
@@ -435,12 +458,13 @@ static int jobs_parallel(const struct cli_opts *o)
 static int run_jobs(struct suite_run *R, const size_t *jobs, size_t njobs,
                     struct sbx_err *err)
 {
-        struct sched_ops ops = { R, start_job, finish_job, show_progress };
+        struct sched_ops ops = { R, start_job, finish_job, show_progress, next_job };
         sigset_t waitmask;
         int parallel = jobs_parallel(R->opts);
 
         if (!(R->workdirs = calloc(R->suite.n_samples + 1, sizeof(char *))) ||
-            !(R->states = calloc(R->suite.n_samples + 1, sizeof(void *))))
+            !(R->states = calloc(R->suite.n_samples + 1, sizeof(void *))) ||
+            !(R->verdicts = calloc(R->suite.n_samples + 1, sizeof(*R->verdicts))))
                 return sbx_fail_oom(err, "workdirs");
         if (install_stop_handlers(&waitmask, err) < 0)
                 return -1;
@@ -449,6 +473,7 @@ static int run_jobs(struct suite_run *R, const size_t *jobs, size_t njobs,
         for (size_t i = 0; i < R->suite.n_samples; i++) {
                 if (R->states[i])       /* stopped half way: --resume judges it again */
                         R->suite.ops->judge_end(R->states[i]);
+                free(R->verdicts[i]);
                 remove_workdir(&R->workdirs[i]);
         }
         if (R->progress)
@@ -553,6 +578,7 @@ int suite_cli_main(struct cli_opts *opts)
         results_close(&R.rf);
         free(R.workdirs);
         free(R.states);
+        free(R.verdicts);
         free(R.task_on);
         if (R.sb)
                 sandbox_close(R.sb);

@@ -76,9 +76,8 @@ static int64_t collect_pfds(struct loop *L, size_t *npfd)
         return wait < 0 ? 0 : wait;
 }
 
-/* The slot's run ended with res: to ops->done, which may go on with the
- * job's next run in the slot, or, with ops NULL (a stop), dropped: resume
- * runs it again. A result that may be the job's stop is
+/* The slot's run ended with res: to ops->done, or, with ops NULL (a stop),
+ * dropped: resume runs it again. A result that may be the job's stop is
  * held back (SCHED_STOP_GRACE_MS) and dropped if the stop comes. */
 static int settle(struct loop *L, struct slot *s, struct run_result *res,
                   const struct sched_ops *ops, struct sbx_err *err)
@@ -92,15 +91,19 @@ static int settle(struct loop *L, struct slot *s, struct run_result *res,
                 return 0;
         }
         s->held = false;
-        L->inflight--;
-        struct sbx_run *next = NULL;
-        int d = ops ? ops->done(ops->ctx, s->job, res, &next, err) : 0;
-        if (d < 0)
-                rc = -1;
-        if (d == 1) {           /* the job's next run, in the same slot */
-                s->run = next;
-                L->inflight++;
+        if (ops && ops->next) {
+                struct sbx_run *run = NULL;
+                int more = ops->next(ops->ctx, s->job, res, &run, err);
+                if (more < 0)
+                        rc = -1;
+                if (more == 1) {        /* the slot's job goes on */
+                        s->run = run;
+                        return 0;
+                }
         }
+        L->inflight--;
+        if (rc == 0 && ops && ops->done(ops->ctx, s->job, res, err) < 0)
+                rc = -1;
         run_result_free(res);
         return rc;
 }

@@ -17,13 +17,16 @@ struct sched_ops {
         /* Starts job i. Returns 0 with *run set, 1 when the job ended without
          * a run (its result is already recorded), -1 to stop with err. */
         int (*start)(void *ctx, size_t job, struct sbx_run **run, struct sbx_err *err);
-        /* The job's run ended; res is the caller's to free (done may take
-         * it, leaving it zeroed). 0: the job is over; 1: it goes on with
-         * *next, a run done started (an io sample's next test); -1 stops. */
-        int (*done)(void *ctx, size_t job, struct run_result *res, struct sbx_run **next,
-                    struct sbx_err *err);
+        /* The job's run ended; res is the caller's to free. -1 stops. */
+        int (*done)(void *ctx, size_t job, struct run_result *res, struct sbx_err *err);
         /* Called after each wakeup (progress display); may be NULL. */
         void (*tick)(void *ctx);
+        /* A job of more than one run (a compile, then the program): its
+         * run ended with res. 1: it goes on with *run in the same slot
+         * (res was the job's to free), 0: res is the job's last, to done,
+         * -1 stops with err. NULL: every job is one run. */
+        int (*next)(void *ctx, size_t job, struct run_result *res, struct sbx_run **run,
+                    struct sbx_err *err);
 };
 
 enum sched_outcome {

@@ -35,8 +35,8 @@ struct seen {
         bool held;                              /* that result was finished */
         size_t stop_after, fail_done_at;        /* dones before *stop / done's -1; 0: never */
         size_t n_done, started_at_stop;
-        int chain;                              /* runs each job goes on with (done's 1) */
-        int chained[MAX_JOBS];
+        bool two_runs;                          /* even jobs go on with a second run */
+        int nexts[MAX_JOBS];
         volatile sig_atomic_t *stop;
 };
 
@@ -102,20 +102,11 @@ static int fake_start(void *ctx, size_t job, struct sbx_run **run, struct sbx_er
         return 0;
 }
 
-static int fake_done(void *ctx, size_t job, struct run_result *res, struct sbx_run **next,
-                     struct sbx_err *err)
+static int fake_done(void *ctx, size_t job, struct run_result *res, struct sbx_err *err)
 {
         assert_int_equal(res->returncode, (int)job);    /* its own run's result */
         S.dones[job]++;
         S.n_done++;
-        if (S.chained[job] < S.chain) {                 /* the job's next run */
-                S.chained[job]++;
-                S.runs[job] = (struct fake_run){ .job = job, .steps_left = 1 + S.chained[job] % 2 };
-                if (++S.inflight > S.max_inflight)
-                        S.max_inflight = S.inflight;
-                *next = (struct sbx_run *)&S.runs[job];
-                return 1;
-        }
         if (S.fail_done_at && S.n_done == S.fail_done_at)
                 return sbx_fail(err, 0, "done failed on job %zu", job);
         if (S.stop_after && S.n_done == S.stop_after) {
@@ -125,7 +116,24 @@ static int fake_done(void *ctx, size_t job, struct run_result *res, struct sbx_r
         return 0;
 }
 
-static const struct sched_ops ops = { .start = fake_start, .done = fake_done };
+/* With two_runs, an even job is a compile then a run: its first run's
+ * end starts its second in the same slot. */
+static int fake_next(void *ctx, size_t job, struct run_result *res, struct sbx_run **run,
+                     struct sbx_err *err)
+{
+        struct fake_run *f = &S.runs[job];
+
+        S.nexts[job]++;
+        if (!S.two_runs || job % 2 || S.nexts[job] > 1)
+                return 0;
+        run_result_free(res);
+        *f = (struct fake_run){ .job = job, .steps_left = 2 };
+        S.inflight++;
+        *run = (struct sbx_run *)f;
+        return 1;
+}
+
+static const struct sched_ops ops = { .start = fake_start, .done = fake_done, .next = fake_next };
 
 static int run(const size_t *jobs, size_t n, int parallel, volatile sig_atomic_t *stop,
                struct sbx_err *err)
@@ -195,24 +203,6 @@ static void a_job_that_ends_without_a_run_frees_its_slot(void **state)
         assert_int_equal(S.starts[2], 1);
         assert_int_equal(S.dones[2], 0);        /* its result is the caller's */
         assert_int_equal(S.n_done, 3);
-}
-
-/* An io sample's tests: done goes on with the job's next run in its slot,
- * which the job keeps until its last run; -j still bounds the runs. */
-static void a_job_goes_on_with_the_runs_done_starts(void **state)
-{
-        const size_t *jobs = in_order();
-        struct sbx_err err = { 0 };
-
-        S.chain = 3;
-        assert_int_equal(run(jobs, 10, 3, NULL, &err), SCHED_DONE);
-        for (size_t i = 0; i < 10; i++) {
-                assert_int_equal(S.starts[i], 1);       /* started once ... */
-                assert_int_equal(S.dones[i], 4);        /* ... ended after 4 runs */
-        }
-        assert_int_equal(S.n_started, 10);
-        assert_int_equal(S.max_inflight, 3);
-        assert_int_equal(S.inflight, 0);
 }
 
 static void a_stop_kills_the_runs_in_flight_and_starts_no_more(void **state)
@@ -309,6 +299,25 @@ static void a_stop_seen_after_the_hold_ran_out_still_drops_it(void **state)
         assert_int_equal(S.inflight, 0);
 }
 
+/* A job of two runs (a compile, then the program) keeps its slot between
+ * them, and only its last run's result is done; the others are one run. */
+static void a_job_goes_on_with_its_next_run_in_its_slot(void **state)
+{
+        const size_t *jobs = in_order();
+        struct sbx_err err = { 0 };
+
+        S.two_runs = true;
+        assert_int_equal(run(jobs, 10, 2, NULL, &err), SCHED_DONE);
+        assert_int_equal(S.n_done, 10);
+        for (size_t j = 0; j < 10; j++) {
+                assert_int_equal(S.dones[j], 1);
+                assert_int_equal(S.starts[j], 1);
+                assert_int_equal(S.nexts[j], j % 2 ? 1 : 2);
+        }
+        assert_int_equal(S.max_inflight, 2);
+        assert_int_equal(S.inflight, 0);
+}
+
 static void j_outside_one_to_the_ceiling_is_refused(void **state)
 {
         static const size_t jobs[] = { 0 };
@@ -327,13 +336,13 @@ int main(void)
                 cmocka_unit_test_setup(jobs_start_in_the_order_given_and_each_ends_once, reset),
                 cmocka_unit_test_setup(at_most_j_runs_are_in_flight, reset),
                 cmocka_unit_test_setup(a_job_that_ends_without_a_run_frees_its_slot, reset),
-                cmocka_unit_test_setup(a_job_goes_on_with_the_runs_done_starts, reset),
                 cmocka_unit_test_setup(a_stop_kills_the_runs_in_flight_and_starts_no_more, reset),
                 cmocka_unit_test_setup(a_stop_before_the_first_start_runs_nothing, reset),
                 cmocka_unit_test_setup(a_failing_done_stops_with_its_error, reset),
                 cmocka_unit_test_setup(a_result_that_may_be_a_stop_is_held_then_kept, reset),
                 cmocka_unit_test_setup(a_stop_during_the_hold_drops_the_held_result, reset),
                 cmocka_unit_test_setup(a_stop_seen_after_the_hold_ran_out_still_drops_it, reset),
+                cmocka_unit_test_setup(a_job_goes_on_with_its_next_run_in_its_slot, reset),
                 cmocka_unit_test_setup(j_outside_one_to_the_ceiling_is_refused, reset),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);

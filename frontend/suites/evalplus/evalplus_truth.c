@@ -294,8 +294,7 @@ static void compact(struct suite *s, size_t task)
                                        j.oracle, j.atol, EVALPLUS_DIGEST_ABOVE_BYTES);
 }
 
-static int truth_done(void *vctx, size_t job, struct run_result *res, struct sbx_run **next,
-                      struct sbx_err *err)
+static int truth_done(void *vctx, size_t job, struct run_result *res, struct sbx_err *err)
 {
         struct truth_run *T = vctx;
         cJSON *recs = evalplus_parse_stream(&res->out);
@@ -317,7 +316,7 @@ static int truth_done(void *vctx, size_t job, struct run_result *res, struct sbx
 static int compute(struct suite *s, struct sandbox *sb, int parallel, struct sbx_err *err)
 {
         struct truth_run T = { s, sb, NULL, 0, isatty(2) };
-        struct sched_ops ops = { &T, truth_start, truth_done, NULL };
+        struct sched_ops ops = { &T, truth_start, truth_done, NULL, NULL };
         static volatile sig_atomic_t never;
         auto_free size_t *jobs = calloc(s->n_tasks + 1, sizeof(size_t));
         sigset_t mask;
