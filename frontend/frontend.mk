@@ -64,6 +64,13 @@ $(BUILD)/gen/driver_text.h: frontend/suites/driver/driver.py common/embed.sh
 $(BUILD)/frontend/suites/driver/driver.o: $(BUILD)/gen/driver_text.h
 $(BUILD)/frontend/suites/driver/driver.o: ALL_CFLAGS += -I$(BUILD)/gen
 
+# And the io suites' runner (io_runner.py).
+$(BUILD)/gen/io_runner_text.h: frontend/suites/io/io_runner.py common/embed.sh
+	@mkdir -p $(dir $@)
+	sh common/embed.sh io_runner_py < $< > $@
+$(BUILD)/frontend/suites/io/io_runner.o: $(BUILD)/gen/io_runner_text.h
+$(BUILD)/frontend/suites/io/io_runner.o: ALL_CFLAGS += -I$(BUILD)/gen
+
 # sbx-run-init (frontend/warm/zygote/init/): a warm run's pid 1, which each
 # zygote spawns inside its tier's sandbox from the bytes sbx-run carries
 # (run_init_elf.S): static, for no library need be there, and hardened as a

@@ -63,6 +63,7 @@ $(FUZZ_OBJDIR)/%.o: %.c
 $(FUZZ_OBJDIR)/common/seccomp_policy.o: $(BUILD)/gen/seccomp_policy_text.h
 $(FUZZ_OBJDIR)/frontend/suites/driver/driver.o: $(BUILD)/gen/driver_text.h
 $(FUZZ_OBJDIR)/frontend/suites/evalplus/evalplus_driver.o: $(BUILD)/gen/evalplus_driver_text.h
+$(FUZZ_OBJDIR)/frontend/suites/io/io_runner.o: $(BUILD)/gen/io_runner_text.h
 $(FUZZ_OBJDIR)/common/zygote.o: $(BUILD)/gen/zygote_text.h
 $(FUZZ_OBJDIR)/common/seccomp_bpf.o: $(BUILD)/gen/seccomp_bpf_insns.h
 

@@ -91,7 +91,8 @@ unit: run-unit
 FULL_TESTS := tests/suites/humaneval.t tests/suites/humanevalplus.t \
               tests/suites/codegen_subset.t tests/suites/ldb_solution.t \
               tests/suites/classeval.t tests/hardened/no-userns-rerun.t \
-              tests/slurm/slurm.t tests/suites/warm_full.t tests/lang/humanevalx_full.t
+              tests/slurm/slurm.t tests/suites/warm_full.t tests/lang/humanevalx_full.t \
+              tests/suites/io_fidelity_lcb.t
 INTEGRATION_TESTS := $(foreach a,helper escape frontend lang warm suites python serve hardened slurm,$(sort $(wildcard tests/$(a)/*.t)))
 CHECK_TESTS := $(filter-out $(FULL_TESTS),$(INTEGRATION_TESTS))
 # Run alone, before the others run PROVE_JOBS at a time: fork bombs (the

@@ -5,6 +5,7 @@
  * --help lines are its rows; store_limit puts a value in its field. */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +23,7 @@ enum opt_id {
         OPT_ENV, OPT_RO_BIND, OPT_REBUILD, OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_REPEAT,
         OPT_PRINT_ARGV, OPT_ALLOW_PARTIAL, OPT_TASKS, OPT_DUMP, OPT_ALLOW_ROOT,
         OPT_SERVE, OPT_WARM, OPT_COLD, OPT_STDIN, OPT_LANGUAGE,
+        OPT_ALL_TESTS, OPT_TIME_SCALE, OPT_TEST_TIMEOUT, OPT_COMPARE, OPT_CHECKER, OPT_IO_FORMAT,
         OPT_LIMIT = 512,        /* + enum limit_id: a row of limit_table */
 };
 
@@ -63,6 +65,12 @@ static const struct option long_options[] = {
         { "warm", no_argument, NULL, OPT_WARM },
         { "cold", no_argument, NULL, OPT_COLD },
         { "stdin", required_argument, NULL, OPT_STDIN },
+        { "all-tests", no_argument, NULL, OPT_ALL_TESTS },
+        { "time-scale", required_argument, NULL, OPT_TIME_SCALE },
+        { "test-timeout", required_argument, NULL, OPT_TEST_TIMEOUT },
+        { "compare", required_argument, NULL, OPT_COMPARE },
+        { "checker", required_argument, NULL, OPT_CHECKER },
+        { "io-format", required_argument, NULL, OPT_IO_FORMAT },
         { "help", no_argument, NULL, OPT_HELP },
         { "version", no_argument, NULL, OPT_VERSION },
 };
@@ -165,9 +173,48 @@ static int apply_checked(int id, const char *arg, struct cli_opts *o, struct sbx
         return sbx_fail(err, 0, "internal: unchecked option %d", id);
 }
 
+/* A positive number of at most max (seconds, a factor). */
+static int parse_positive(const char *opt, const char *arg, double max, double *v,
+                          struct sbx_err *err)
+{
+        char *end;
+
+        errno = 0;
+        *v = strtod(arg, &end);
+        if (errno || end == arg || *end || !(*v > 0) || *v > max)
+                return sbx_fail(err, 0, "%s: '%s' is not a number in (0, %g]", opt, arg, max);
+        return 0;
+}
+
+/* The io suites' options (struct suite_judge_opts). */
+static int apply_judge(int id, const char *arg, struct cli_opts *o, struct sbx_err *err)
+{
+        double v;
+
+        switch (id) {
+        case OPT_ALL_TESTS: o->judge.all_tests = true; return 0;
+        case OPT_COMPARE: o->judge.compare = arg; return 0;
+        case OPT_CHECKER: o->judge.checker = arg; return 0;
+        case OPT_IO_FORMAT: o->judge.format = arg; return 0;
+        case OPT_TIME_SCALE:
+                if (parse_positive("--time-scale", arg, 1000, &v, err) < 0)
+                        return -1;
+                o->judge.time_scale = v;
+                return 0;
+        case OPT_TEST_TIMEOUT:
+                if (parse_positive("--test-timeout", arg, 86400, &v, err) < 0)
+                        return -1;
+                o->judge.test_timeout_ms = (int64_t)ceil(v * 1000);
+                return 0;
+        }
+        return sbx_fail(err, 0, "internal: unhandled option %d", id);
+}
+
 static int apply_option(int id, const char *arg, struct cli_opts *o,
                         struct sbx_err *err)
 {
+        if (id >= OPT_ALL_TESTS && id <= OPT_IO_FORMAT)
+                return apply_judge(id, arg, o, err);
         if (id >= OPT_LIMIT && id < OPT_LIMIT + LIMIT_COUNT)
                 return apply_limit((enum limit_id)(id - OPT_LIMIT), arg, o, err);
         switch (id) {

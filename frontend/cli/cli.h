@@ -11,6 +11,7 @@
 
 #include "err.h"
 #include "sandbox.h"
+#include "suite.h"
 #include "util.h"
 
 enum cli_mode {
@@ -60,6 +61,9 @@ struct cli_opts {
         const char *tasks;              /* --tasks ID,...: only these tasks' samples */
         const char *dump_dir;           /* --dump DIR: write the programs, run nothing */
         bool allow_root;                /* --allow-root: candidates may run as uid 0 */
+        /* io suites: --all-tests, --time-scale, --test-timeout, --compare,
+         * --checker, --io-format (timeout_ms is set from the suite's) */
+        struct suite_judge_opts judge;
         /* merge */
         char *const *merge_files;
         const char *merge_out;

@@ -46,6 +46,8 @@ struct suite_run {
         struct results_file rf;
         struct result_meta meta;
         char **workdirs;                /* per sample, while its run is in flight */
+        void **states;                  /* per sample judged over several runs (io), meanwhile */
+        struct verdict **verdicts;      /* ... and its verdict, from next_job to finish_job */
         int64_t timeout_ms;
         bool *task_on;                  /* by task index: --tasks chose it (all without) */
         size_t selected, ran, passed, tasks_unrun;
@@ -104,13 +106,45 @@ static int start_lang_job(struct suite_run *R, size_t job, const char *program, 
         return rc < 0 ? -1 : 1;
 }
 
-/* A job's run ended: a compiled sample's compile goes on with its run. */
-static int next_job(void *vctx, size_t job, struct run_result *res, struct sbx_run **run,
-                    struct sbx_err *err)
+/* The sample's results line, as its verdict says. */
+static int write_line(struct suite_run *R, size_t job, const struct verdict *v,
+                      struct sbx_err *err)
 {
-        struct suite_run *R = vctx;
+        const struct suite_sample *smp = &R->suite.samples[job];
+        cJSON *line = results_line_json(smp->fields, smp->index, smp->line, v, &R->meta);
 
-        return suite_lang_next(&R->suite, &R->suite.samples[job], res, run, err);
+        R->ran++;
+        R->passed += v->passed;
+        if (!line)
+                return sbx_fail_oom(err, "results line");
+        return results_append(&R->rf, job, line, err);
+}
+
+/* A sample judged over several runs is over: its line, then its state. */
+static int judged(struct suite_run *R, size_t job, const struct verdict *v, struct sbx_err *err)
+{
+        int rc = write_line(R, job, v, err);
+
+        R->suite.ops->judge_end(R->states[job]);
+        R->states[job] = NULL;
+        remove_workdir(&R->workdirs[job]);
+        return rc;
+}
+
+/* 0 with *run, or 1: judged without a run (its line written). */
+static int begin_judging(struct suite_run *R, size_t job, const char *path,
+                         struct sbx_run **run, struct sbx_err *err)
+{
+        auto_free struct verdict *v = malloc(sizeof(*v));
+        int rc;
+
+        if (!v)
+                return sbx_fail_oom(err, "verdict");
+        rc = R->suite.ops->judge_begin(&R->suite, &R->suite.samples[job], R->sb, R->workdirs[job],
+                                       path, &R->states[job], run, v, err);
+        if (rc < 0)
+                return -1;
+        return rc == 1 ? 0 : judged(R, job, v, err) < 0 ? -1 : 1;
 }
 
 /* The suite's timeout applies to each of a run's units when the row counts
@@ -137,6 +171,8 @@ static int start_job(void *vctx, size_t job, struct sbx_run **run, struct sbx_er
         if (write_program(R->workdirs[job], program, err) < 0 ||
             asprintf(&path, "%s/%s", R->workdirs[job], PROGRAM_NAME) < 0)
                 return -1;
+        if (ops->judge_begin)
+                return begin_judging(R, job, path, run, err);
         if (ops->start)
                 return ops->start(&R->suite, smp, R->sb, R->workdirs[job], path, run, err);
         driver_argv_init(&a, sandbox_python(R->sb));
@@ -154,25 +190,52 @@ static int start_job(void *vctx, size_t job, struct sbx_run **run, struct sbx_er
         return sbx_run_start(R->sb, &spec, run, err);
 }
 
+/* A job's run ended. A compiled sample's compile goes on with its run
+ * (suite_lang.c). A sample judged over several runs (io): each run's end
+ * goes to its kind, which starts the next (1: res is ours to free) or has
+ * judged it (0: its verdict waits for finish_job, which the scheduler
+ * calls next). */
+static int next_job(void *vctx, size_t job, struct run_result *res, struct sbx_run **run,
+                    struct sbx_err *err)
+{
+        struct suite_run *R = vctx;
+        int rc;
+
+        if (suite_language(&R->suite))
+                return suite_lang_next(&R->suite, &R->suite.samples[job], res, run, err);
+        if (!R->suite.ops->judge_step)
+                return 0;
+        if (!(R->verdicts[job] = malloc(sizeof(*R->verdicts[job]))))
+                return sbx_fail_oom(err, "verdict");
+        rc = R->suite.ops->judge_step(R->states[job], res, run, R->verdicts[job], err);
+        if (rc != 0) {
+                free(R->verdicts[job]);
+                R->verdicts[job] = NULL;
+        }
+        if (rc == 1)
+                run_result_free(res);
+        return rc;
+}
+
 static int finish_job(void *vctx, size_t job, struct run_result *res, struct sbx_err *err)
 {
         struct suite_run *R = vctx;
         const struct suite_sample *smp = &R->suite.samples[job];
-        struct verdict *v = malloc(sizeof(*v));
-        cJSON *line;
+        auto_free struct verdict *v = NULL;
+        int rc;
 
-        remove_workdir(&R->workdirs[job]);
-        if (!v)
+        if (R->suite.ops->judge_step) {
+                v = R->verdicts[job];
+                R->verdicts[job] = NULL;
+                return judged(R, job, v, err);
+        }
+        if (!(v = malloc(sizeof(*v))))
                 return sbx_fail_oom(err, "verdict");
+        remove_workdir(&R->workdirs[job]);
         suite_score(&R->suite, smp, res, v);
-        line = results_line_json(smp->fields, smp->index, smp->line, v, &R->meta);
+        rc = write_line(R, job, v, err);
         suite_lang_release(&R->suite, smp);     /* the verdict's compile strings were its */
-        R->ran++;
-        R->passed += v->passed;
-        free(v);
-        if (!line)
-                return sbx_fail_oom(err, "results line");
-        return results_append(&R->rf, job, line, err);
+        return rc;
 }
 
 static void show_progress(void *vctx)
@@ -221,6 +284,7 @@ static int load_suite(struct suite_run *R, struct sbx_err *err)
         }
         if (suite_def_load(&R->suite.def, name, err) < 0)
                 return -1;
+        R->suite.judge = o->judge;
         problems = o->problems ? o->problems : R->suite.def.problems;
         if (!problems && !suite_row_find(name))
                 return sbx_fail(err, 0, "%s: no \"problems\" in the suite file: "
@@ -436,14 +500,20 @@ static int run_jobs(struct suite_run *R, const size_t *jobs, size_t njobs,
         sigset_t waitmask;
         int parallel = jobs_parallel(R->opts);
 
-        if (!(R->workdirs = calloc(R->suite.n_samples + 1, sizeof(char *))))
+        if (!(R->workdirs = calloc(R->suite.n_samples + 1, sizeof(char *))) ||
+            !(R->states = calloc(R->suite.n_samples + 1, sizeof(void *))) ||
+            !(R->verdicts = calloc(R->suite.n_samples + 1, sizeof(*R->verdicts))))
                 return sbx_fail_oom(err, "workdirs");
         if (install_stop_handlers(&waitmask, err) < 0)
                 return -1;
         sandbox_warm_expect(R->sb, (size_t)parallel < njobs ? (size_t)parallel : njobs);
         int rc = sched_run(jobs, njobs, parallel, &ops, &stop_requested, &waitmask, err);
-        for (size_t i = 0; i < R->suite.n_samples; i++)
+        for (size_t i = 0; i < R->suite.n_samples; i++) {
+                if (R->states[i])       /* stopped half way: --resume judges it again */
+                        R->suite.ops->judge_end(R->states[i]);
+                free(R->verdicts[i]);
                 remove_workdir(&R->workdirs[i]);
+        }
         if (R->progress)
                 fprintf(stderr, "\n");
         return rc;
@@ -494,6 +564,13 @@ static int suite_main(struct suite_run *R, struct sbx_err *err)
                 return -1;
         R->timeout_ms = o->timeout_ms > 0 ? o->timeout_ms : R->suite.def.timeout_ms;
         R->suite.compile_timeout_ms = o->compile_timeout_ms;
+        R->suite.judge.timeout_ms = R->timeout_ms;
+        const struct suite_judge_opts *j = &o->judge;
+        if (!R->suite.ops->judge_begin && (j->all_tests || j->time_scale > 0 || j->test_timeout_ms ||
+                                            j->compare || j->checker || j->format))
+                return sbx_fail(err, 0, "--all-tests, --time-scale, --test-timeout, --compare, "
+                                "--checker and --io-format are for io suites (codecontests, apps, "
+                                "taco, livecodebench, io), not %s", R->suite.def.name);
         if (set_results_meta(R, err) < 0 || select_tasks(R, err) < 0 ||
             check_programs(R, err) < 0)
                 return -1;
@@ -549,6 +626,8 @@ int suite_cli_main(struct cli_opts *opts)
                 fprintf(stderr, "sbx-run: %s\n", err.msg);
         results_close(&R.rf);
         free(R.workdirs);
+        free(R.states);
+        free(R.verdicts);
         free(R.task_on);
         if (R.sb)
                 sandbox_close(R.sb);

@@ -117,6 +117,8 @@ cJSON *results_line_json(const cJSON *sample_fields, size_t index, long line,
         }
         if (!v->passed)
                 add_failure_fields(o, v);
+        for (const cJSON *it = v->extra ? v->extra->child : NULL; it; it = it->next)
+                set_item(o, it->string, cJSON_Duplicate(it, true));
         if (v->n_classes) {
                 set_item(o, "test_classes", classes_json(v));
                 set_item(o, "class_result",

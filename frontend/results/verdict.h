@@ -7,6 +7,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <cjson/cJSON.h>
+
 #include "classeval.h"
 
 enum verdict_kind {
@@ -39,6 +41,7 @@ struct verdict {
         int fail_input[2];              /* evalplus: the failing base/plus input, or -1 */
         char exception[128];            /* the exception's type when it raised, else "" */
         struct verdict_compile compile; /* borrowed strings: until the sample is released */
+        const cJSON *extra;             /* the kind's own fields for the line (io), borrowed, or NULL */
         /* ClassEval */
         size_t n_classes;
         char *const *class_names;

@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -121,13 +120,11 @@ void run_check_output_limit(struct sbx_run *r)
 
 #define STDIN_SEALS (F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL)
 
-/* The regular file path, whole, into fd (sendfile, else read and write). */
+/* The regular file path, whole, into fd. */
 static int copy_file(int fd, const char *path, struct sbx_err *err)
 {
         auto_fd in = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-        char buf[65536];
         struct stat st;
-        off_t left;
 
         if (in < 0 || fstat(in, &st) < 0)
                 return sbx_fail_code(err, SBX_EXIT_USAGE, errno, "stdin %s", path);
@@ -136,30 +133,8 @@ static int copy_file(int fd, const char *path, struct sbx_err *err)
         if (st.st_size > RUN_STDIN_MAX_BYTES)
                 return sbx_fail_code(err, SBX_EXIT_USAGE, 0, "stdin %s: %lld bytes, more than %lld",
                                      path, (long long)st.st_size, RUN_STDIN_MAX_BYTES);
-        /* What the file holds as it is read: a file that shrinks meanwhile
-         * ends where it ends. */
-        for (left = st.st_size; left > 0;) {
-                ssize_t n = sendfile(fd, in, NULL, (size_t)left);
-                if (n < 0 && errno == EINTR)
-                        continue;
-                if (n < 0 && (errno == EINVAL || errno == ENOSYS))
-                        break;          /* no sendfile between these two: read and write */
-                if (n < 0)
-                        return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "copying stdin %s", path);
-                if (n == 0)
-                        return 0;
-                left -= n;
-        }
-        while (left > 0) {
-                ssize_t n = read(in, buf, sizeof(buf));
-                if (n < 0 && errno == EINTR)
-                        continue;
-                if (n == 0)
-                        break;
-                if (n < 0 || sbx_write_all(fd, buf, (size_t)n) < 0)
-                        return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "copying stdin %s", path);
-                left -= n;
-        }
+        if (sbx_copy_fd(fd, in, st.st_size) < 0)
+                return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "copying stdin %s", path);
         return 0;
 }
 

@@ -26,6 +26,9 @@ void serve_request_free(struct serve_request *rq)
         free(rq->samples);
         free(rq->out);
         free(rq->k);
+        free(rq->compare);
+        free(rq->checker);
+        free(rq->io_format);
         memset(rq, 0, sizeof(*rq));
 }
 
@@ -189,6 +192,37 @@ static int parse_run(const cJSON *o, struct serve_request *rq, char *why, size_t
         return get_language(o, rq, why, why_len);
 }
 
+/* An optional positive number of at most max: absent or null leave *v 0. */
+static int get_positive(const cJSON *o, const char *key, double max, double *v,
+                        char *why, size_t why_len)
+{
+        const cJSON *n = cJSON_GetObjectItemCaseSensitive(o, key);
+
+        if (!n || cJSON_IsNull(n))
+                return 0;
+        if (!cJSON_IsNumber(n) || !(n->valuedouble > 0) || n->valuedouble > max)
+                return WHY("\"%s\" must be a number in (0, %g]", key, max);
+        *v = n->valuedouble;
+        return 0;
+}
+
+/* An io suite's judging, as sbx-run's options of the same names. */
+static int parse_judge(const cJSON *o, struct serve_request *rq, char *why, size_t why_len)
+{
+        const cJSON *all = cJSON_GetObjectItemCaseSensitive(o, "all_tests");
+
+        if (all && !cJSON_IsNull(all) && !cJSON_IsBool(all))
+                return WHY("\"all_tests\" must be true or false");
+        rq->all_tests = cJSON_IsTrue(all);
+        if (get_positive(o, "test_timeout", 86400, &rq->test_timeout_s, why, why_len) < 0 ||
+            get_positive(o, "time_scale", 1000, &rq->time_scale, why, why_len) < 0 ||
+            get_str(o, "compare", false, &rq->compare, why, why_len) < 0 ||
+            get_str(o, "checker", false, &rq->checker, why, why_len) < 0 ||
+            get_str(o, "io_format", false, &rq->io_format, why, why_len) < 0)
+                return -1;
+        return 0;
+}
+
 static int parse_suite(const cJSON *o, struct serve_request *rq, char *why, size_t why_len)
 {
         const cJSON *canon = cJSON_GetObjectItemCaseSensitive(o, "canonical");
@@ -205,6 +239,8 @@ static int parse_suite(const cJSON *o, struct serve_request *rq, char *why, size
         rq->canonical = cJSON_IsTrue(canon);
         if (rq->canonical == (rq->samples != NULL))
                 return WHY("give exactly one of \"samples\" and \"canonical\": true");
+        if (parse_judge(o, rq, why, why_len) < 0)
+                return -1;
         if (jobs && !cJSON_IsNull(jobs)) {
                 if (!cJSON_IsNumber(jobs) || jobs->valuedouble < 1 || jobs->valuedouble > SBX_JOBS_MAX ||
                     jobs->valuedouble != (int)jobs->valuedouble)

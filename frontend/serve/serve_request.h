@@ -41,6 +41,11 @@ struct serve_request {
         char *suite, *problems, *samples, *out, *k;
         bool canonical;
         int jobs;                       /* 0 = the server's -j */
+        /* io suites: sbx-run's --all-tests, --test-timeout, --time-scale,
+         * --compare, --checker, --io-format (0 / NULL: not given) */
+        bool all_tests;
+        double test_timeout_s, time_scale;
+        char *compare, *checker, *io_format;
 };
 
 /* Parses one request line (pure, unit tested). On error returns -1 with

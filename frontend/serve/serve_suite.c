@@ -15,7 +15,7 @@
 #include "serve_suite.h"
 
 #define SUITE_CAPTURE_MAX (4 << 20)     /* the child's summary and errors */
-#define SUITE_REQUEST_ARGS 16       /* what a request adds: --suite S ... --timeout T */
+#define SUITE_REQUEST_ARGS 28       /* what a request adds: --suite S ... --io-format F */
 
 struct capture {
         int fd;
@@ -76,11 +76,38 @@ static int spawn_child(struct serve_suite *s, char **argv, struct sbx_err *err)
         return 0;
 }
 
+/* An io suite's options (serve_request.h), in the room of numbers: two
+ * numbers of 16 bytes at most. */
+static void add_judge(const struct serve_request *rq, char **argv, size_t *n, char *numbers)
+{
+        const char *opts[] = { "--compare", "--checker", "--io-format" };
+        char *vals[] = { rq->compare, rq->checker, rq->io_format };
+
+        if (rq->all_tests)
+                argv[(*n)++] = "--all-tests";
+        if (rq->test_timeout_s > 0) {
+                snprintf(numbers, 16, "%.3f", rq->test_timeout_s);
+                argv[(*n)++] = "--test-timeout";
+                argv[(*n)++] = numbers;
+        }
+        if (rq->time_scale > 0) {
+                snprintf(numbers + 16, 16, "%g", rq->time_scale);
+                argv[(*n)++] = "--time-scale";
+                argv[(*n)++] = numbers + 16;
+        }
+        for (size_t i = 0; i < 3; i++) {
+                if (vals[i]) {
+                        argv[(*n)++] = (char *)opts[i];
+                        argv[(*n)++] = vals[i];
+                }
+        }
+}
+
 /* The child's argv: every option the server was started with (a fixed
  * array once kept 47 of them: later ones were lost, and an option's value
  * could become another's), then the request's. NULL when out of memory. */
 static char **build_argv(const struct serve_request *rq, const char *self, char *const *server_args,
-                         const char *out, char *jobs, char *timeout)
+                         const char *out, char *jobs, char *timeout, char *numbers)
 {
         size_t n = 0, nserver = 0;
         char **argv;
@@ -123,6 +150,7 @@ static char **build_argv(const struct serve_request *rq, const char *self, char 
                 argv[n++] = "--timeout";
                 argv[n++] = timeout;
         }
+        add_judge(rq, argv, &n, numbers);
         return argv;
 }
 
@@ -132,7 +160,7 @@ int serve_suite_start(struct serve_suite **out, const struct serve_request *rq,
 {
         struct serve_suite *s = calloc(1, sizeof(*s));
         char *results = NULL;
-        char jobs[16], timeout[32];
+        char jobs[16], timeout[32], numbers[32];
 
         if (!s)
                 return sbx_fail_oom(err, "suite");
@@ -154,7 +182,7 @@ int serve_suite_start(struct serve_suite **out, const struct serve_request *rq,
         s->results_fd = open(results, O_RDONLY | O_CREAT | O_CLOEXEC, 0644);
         if (s->results_fd < 0)
                 return sbx_fail(err, errno, "suite: %s", results);
-        auto_free char **argv = build_argv(rq, self, server_args, results, jobs, timeout);
+        auto_free char **argv = build_argv(rq, self, server_args, results, jobs, timeout, numbers);
         if (!argv)
                 return sbx_fail_oom(err, "suite");
         return spawn_child(s, argv, err);

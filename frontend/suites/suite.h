@@ -28,6 +28,13 @@
  * program 5 s (there including Go's and Rust's compile; sbx gives the
  * compile its own limit, the language's 30 s: docs/languages.md). */
 #define HUMANEVALX_TIMEOUT_MS   5000
+/* Input/output problems without limits of their own: a test's, as each
+ * harness runs Python (SandboxFusion's run_timeout, LiveCodeBench's
+ * evaluate_generations, APPS's testing_util), and sbx's own form's. */
+#define SANDBOXFUSION_TEST_TIMEOUT_MS 20000
+#define LIVECODEBENCH_TEST_TIMEOUT_MS 6000
+#define APPS_TEST_TIMEOUT_MS    4000
+#define IO_TEST_TIMEOUT_MS      10000
 
 struct suite_row;
 struct suite_ops;
@@ -50,6 +57,7 @@ struct suite_task {
         long line;                      /* in the problem file (array: position) */
         char *task_id;                  /* normalised to a string (MBPP has ints) */
         cJSON *problem;                 /* the problem object, owned */
+        void *kind_data;                /* the kind's reading of it (io: struct io_problem), owned */
         char **test_classes;            /* ClassEval: whitespace-stripped names */
         size_t n_test_classes;
         size_t n_samples;               /* samples of this task in the whole file */
@@ -65,8 +73,24 @@ struct suite_sample {
         bool is_solution;               /* evalplus "solution": a whole program */
 };
 
+/* How a kind that judges a sample over several runs (io) judges: the
+ * command line's --all-tests, --time-scale, --test-timeout, --compare,
+ * --checker and --io-format, and the suite's timeout. Set before the
+ * problems are read (the comparison, the checker and the format apply to
+ * each problem as it is read). */
+struct suite_judge_opts {
+        bool all_tests;                 /* go on after a test fails, record each */
+        double time_scale;              /* > 0: times each problem's own limit */
+        int64_t test_timeout_ms;        /* > 0: every test's limit, whatever the problem's */
+        int64_t timeout_ms;             /* a test's limit when its problem has none */
+        const char *compare;            /* NULL: each problem's (its harness's) */
+        const char *checker;            /* NULL: each problem's, if it names one */
+        const char *format;             /* NULL: each row's, by its fields */
+};
+
 struct suite {
         struct suite_def def;
+        struct suite_judge_opts judge;
         char *problems_path, *samples_path;
         struct suite_task *tasks;
         size_t n_tasks;

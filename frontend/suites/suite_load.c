@@ -32,29 +32,42 @@ static int check_problem(const struct suite *s, cJSON *obj, const char *where,
         return 0;
 }
 
+/* A row the task list could not take, and what its kind read of it. */
+static int drop_row(const struct suite *s, cJSON *obj, void *data)
+{
+        if (data)
+                s->def.row->ops->free_problem(data);
+        cJSON_Delete(obj);
+        return -1;
+}
+
 static int add_task(struct suite *s, cJSON *obj, long line, const char *where,
                     struct sbx_err *err)
 {
-        cJSON *id = cJSON_GetObjectItemCaseSensitive(obj, "task_id");
+        const struct suite_ops *ops = s->def.row->ops;
         struct suite_task *t;
+        void *data = NULL;
 
+        /* a kind that reads its benchmark's own form (io) names the task */
+        if (ops->read_problem && ops->read_problem(s, obj, line, s->n_tasks, &data, err) < 0)
+                return drop_row(s, obj, NULL);
+        cJSON *id = cJSON_GetObjectItemCaseSensitive(obj, "task_id");
         if (!id) {
-                cJSON_Delete(obj);
+                drop_row(s, obj, data);
                 return sbx_fail(err, 0, "%s: missing field \"task_id\"", where);
         }
-        if (check_problem(s, obj, where, err) < 0) {
-                cJSON_Delete(obj);
-                return -1;
-        }
+        if (check_problem(s, obj, where, err) < 0)
+                return drop_row(s, obj, data);
         t = realloc(s->tasks, (s->n_tasks + 1) * sizeof(*t));
         if (!t) {
-                cJSON_Delete(obj);
+                drop_row(s, obj, data);
                 return sbx_fail_oom(err, "%s", where);
         }
         s->tasks = t;
         t = &s->tasks[s->n_tasks++];
         memset(t, 0, sizeof(*t));
         t->problem = obj;
+        t->kind_data = data;
         t->line = line;
         if (!(t->task_id = suite_task_id_string(id)))
                 return sbx_fail(err, 0, "%s: task_id must be a non-empty string or an integer", where);
@@ -328,6 +341,8 @@ void suite_free(struct suite *s)
                 struct suite_task *t = &s->tasks[i];
                 free(t->task_id);
                 cJSON_Delete(t->problem);
+                if (t->kind_data)
+                        s->def.row->ops->free_problem(t->kind_data);
                 for (size_t j = 0; j < t->n_test_classes; j++)
                         free(t->test_classes[j]);
                 free(t->test_classes);

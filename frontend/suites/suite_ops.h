@@ -52,6 +52,26 @@ struct suite_ops {
          * defaults), handed to lang/'s build-then-run (suite_lang.c). */
         void (*lang_flags)(const struct suite *s, const struct suite_task *t,
                            const char *const **flags, const char *const **libs);
+        /* A problem in its benchmark's own form, read once as it is loaded
+         * (io: APPS, CodeContests, LiveCodeBench rows...) into the kind's
+         * data (t->kind_data, freed by free_problem), "task_id" set in the
+         * row when the form names its task otherwise; NULL: none. */
+        int (*read_problem)(const struct suite *s, cJSON *row, long line, size_t index,
+                            void **data, struct sbx_err *err);
+        void (*free_problem)(void *data);
+        /* A sample judged over several runs (io: its build, one run a test,
+         * a checker's), instead of start and score. begin and step each
+         * start the sample's next run (1, *run set) or have judged it (0,
+         * v set; nothing runs); step is told each run's end (res, which it
+         * may take); end frees *state, after the verdict's line is written
+         * or when the sample was stopped. NULL: one run a sample. */
+        int (*judge_begin)(const struct suite *s, const struct suite_sample *smp,
+                           struct sandbox *sb, const char *workdir, const char *program_path,
+                           void **state, struct sbx_run **run, struct verdict *v,
+                           struct sbx_err *err);
+        int (*judge_step)(void *state, struct run_result *res, struct sbx_run **run,
+                          struct verdict *v, struct sbx_err *err);
+        void (*judge_end)(void *state);
         const struct summary_extra *summary;    /* the summary's own section, or NULL */
         summary_print_fn *print_summary;        /* that section in the text summary, or NULL */
 };
@@ -73,7 +93,8 @@ struct suite_row {
 };
 
 extern const struct suite_ops suite_humaneval_ops, suite_mbpp_ops, suite_classeval_ops,
-                              suite_custom_ops, suite_evalplus_ops, suite_humanevalx_ops;
+                              suite_custom_ops, suite_evalplus_ops, suite_humanevalx_ops,
+                              suite_io_ops;
 /* What a custom suite file starts from (suite_custom.c). */
 extern const struct suite_row suite_custom_row;
 

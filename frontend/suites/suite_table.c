@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "evalplus.h"
+#include "io_runner.h"
 #include "suite_ops.h"
 
 /* Shipped problem files: HumanEval+ in the OriginFmt form, whose plus tests
@@ -44,6 +45,25 @@ static const struct suite_row rows[] = {
         HUMANEVALX("js", "js"),
         HUMANEVALX("go", "go-test"),
         HUMANEVALX("rust", "rust-test"),
+        /* Input/output problems (suites/io/): each problem's own limit per
+         * test where it has one, else the row's, its harness's (docs/suites.md). */
+        { .name = "codecontests", .ops = &suite_io_ops,
+          .timeout_ms = SANDBOXFUSION_TEST_TIMEOUT_MS,
+          .shipped_problems = "codecontests/code_eval_code_contests.jsonl" },
+        { .name = "livecodebench", .ops = &suite_io_ops,
+          .timeout_ms = LIVECODEBENCH_TEST_TIMEOUT_MS,
+          .not_shipped = "LiveCodeBench's dataset card names no licence sbx may ship it under",
+          .get_problems = "get its test*.jsonl from huggingface.co/datasets/livecodebench/"
+                          "code_generation_lite" },
+        { .name = "apps", .ops = &suite_io_ops, .timeout_ms = APPS_TEST_TIMEOUT_MS,
+          .not_shipped = "APPS's 10,000 problems are not in sbx's repository",
+          .get_problems = "get test.jsonl from huggingface.co/datasets/codeparrot/apps" },
+        { .name = "taco", .ops = &suite_io_ops, .timeout_ms = APPS_TEST_TIMEOUT_MS,
+          .not_shipped = "TACO's problems are not in sbx's repository",
+          .get_problems = "get its data from huggingface.co/datasets/BAAI/TACO" },
+        { .name = "io", .ops = &suite_io_ops, .timeout_ms = IO_TEST_TIMEOUT_MS,
+          .get_problems = "pass an input/output problem file: sbx's own form or any of "
+                          "codecontests, apps, taco, livecodebench (docs/suites.md)" },
 };
 
 #define N_ROWS (sizeof(rows) / sizeof(rows[0]))
@@ -69,9 +89,10 @@ void suite_row_names(char *buf, size_t len)
 
 const char *const *suite_driver_sources(void)
 {
-        static const char *sources[3];
+        static const char *sources[4];
 
         sources[0] = driver_source;
         sources[1] = evalplus_driver_source;
+        sources[2] = io_runner_source;
         return sources;
 }

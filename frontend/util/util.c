@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -25,6 +26,33 @@ int sbx_write_all(int fd, const void *data, size_t len)
                         return n == 0 ? (errno = EIO, -1) : -1;
                 p += n;
                 len -= (size_t)n;
+        }
+        return 0;
+}
+
+int sbx_copy_fd(int out, int in, off_t len)
+{
+        char buf[65536];
+
+        while (len > 0) {
+                ssize_t n = sendfile(out, in, NULL, (size_t)len);
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n < 0 && (errno == EINVAL || errno == ENOSYS))
+                        break;          /* no sendfile between these two: read and write */
+                if (n <= 0)
+                        return n < 0 ? -1 : 0;
+                len -= n;
+        }
+        while (len > 0) {
+                ssize_t n = read(in, buf, sizeof(buf));
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n <= 0)
+                        return n < 0 ? -1 : 0;
+                if (sbx_write_all(out, buf, (size_t)n) < 0)
+                        return -1;
+                len -= n;
         }
         return 0;
 }

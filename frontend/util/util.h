@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "cleanup.h"
 
@@ -15,6 +16,9 @@ struct cJSON;
 /* Writes all len bytes, again after EINTR and short writes; 0, or -1 with
  * errno set (EIO when write() returns 0). */
 int sbx_write_all(int fd, const void *data, size_t len);
+/* Copies len bytes from in (from its offset) to out: sendfile, else read
+ * and write. A file that ends first ends the copy. 0, or -1 with errno. */
+int sbx_copy_fd(int out, int in, off_t len);
 /* The file behind fd opened again through /proc/self/fd (flags, and
  * O_CLOEXEC): an open file description of its own, at offset 0, which no
  * other holder of fd moves. The fd, or -1 with errno. */

@@ -72,15 +72,23 @@ def _suite_name(suite, language):
     return "%s-%s" % (suite, language)
 
 
+_IO_FIELDS = ("all_tests", "test_timeout", "time_scale", "compare", "checker", "io_format")
+
+
 def evaluate_iter(suite, samples=None, problems=None, k=(1, 10, 100), jobs=None,
                   *, out=None, timeout=None, isolation=None, require=None,
-                  warm=True, sbx_run=None, language=None):
+                  warm=True, sbx_run=None, language=None, all_tests=None,
+                  test_timeout=None, time_scale=None, compare=None, checker=None,
+                  io_format=None):
     """Like evaluate(), but returns an Evaluation: iterate over it for the
     result records as they end; its .summary is set at the end. The samples
     run through sbx's zygotes (docs/warm.md), as `sbx-run --suite` runs
     them; warm=False gives each its own sandbox (`--cold`). language picks
     HumanEval-X's language (suite="humaneval-x", language="cpp" is
-    "humaneval-x-cpp"); its programs are built in the sandbox first."""
+    "humaneval-x-cpp"); its programs are built in the sandbox first. The
+    io suites (codecontests, apps, taco, livecodebench, io) take all_tests,
+    test_timeout, time_scale, compare, checker and io_format, as sbx-run's
+    options of those names."""
     suite = _suite_name(suite, language)
     args = [] if warm else ["--cold"]
     if jobs:
@@ -106,6 +114,13 @@ def evaluate_iter(suite, samples=None, problems=None, k=(1, 10, 100), jobs=None,
         req["timeout"] = float(timeout)
     if jobs:
         req["jobs"] = int(jobs)
+    io = dict(all_tests=all_tests, test_timeout=test_timeout, time_scale=time_scale,
+              compare=compare, checker=checker, io_format=io_format)
+    for key in _IO_FIELDS:
+        if io[key] is not None:
+            v = io[key]
+            req[key] = (bool(v) if key == "all_tests" else float(v) if key in ("test_timeout", "time_scale")
+                        else os.path.abspath(os.fspath(v)) if key == "checker" else str(v))
     server = Server(find_sbx_run(sbx_run), args + ["--quiet"])
     return Evaluation(server, req, tmpdir)
 

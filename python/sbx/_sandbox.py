@@ -12,6 +12,20 @@ from ._client import Server, SbxError, find_sbx_run
 TIERS = ("helper", "bwrap", "unshare", "unshare-root", "rlimit")
 
 
+def _add_stdin(req, stdin):
+    """The request's "stdin": text travels in JSON, so bytes must be UTF-8
+    and no NUL may be in it (sbx-run's JSON reader ends a string there)."""
+    if stdin is None:
+        return
+    if isinstance(stdin, (bytes, bytearray)):
+        stdin = bytes(stdin).decode("utf-8")
+    if not isinstance(stdin, str):
+        raise TypeError("stdin must be str, bytes or None, not %s" % type(stdin).__name__)
+    if "\0" in stdin:
+        raise ValueError("stdin must not hold a NUL character")
+    req["stdin"] = stdin
+
+
 @dataclass
 class ExecResult:
     passed: bool
@@ -202,27 +216,30 @@ class Sandbox:
             self.ensure(quiet=True)
         return self._tier
 
-    def run(self, code, timeout=15.0, env=None, language=None):
+    def run(self, code, timeout=15.0, env=None, language=None, stdin=None):
         """Runs code (`python -I -B`) in a fresh throwaway workdir; exit 0
         passes. The code travels in the request, never on argv. language
         ("cpp", "java", "js", "go", "rust", "c", ...; docs/languages.md)
         builds it first, in the sandbox, from the compile cache when it was
-        built before: the result's .compile says how it went."""
+        built before: the result's .compile says how it went. stdin (a str,
+        or UTF-8 bytes) is the program's input; None: /dev/null."""
         req = {"type": "run", "code": code, "timeout": float(timeout)}
         if language is not None:
             req["language"] = str(language)
         if env:
             req["env"] = {str(k): str(v) for k, v in env.items()}
+        _add_stdin(req, stdin)
         return ExecResult.from_response(self._server().request(req))
 
-    def run_argv(self, argv, workdir, timeout=15.0, env=None, ro_binds=()):
+    def run_argv(self, argv, workdir, timeout=15.0, env=None, ro_binds=(), stdin=None):
         """Runs argv in workdir (yours: it stays writable and survives);
-        "python" as argv[0] is the sandbox's interpreter."""
+        "python" as argv[0] is the sandbox's interpreter; stdin as run's."""
         req = {"type": "run_argv", "argv": [os.fspath(a) for a in argv],
                "workdir": os.path.abspath(os.fspath(workdir)),
                "timeout": float(timeout)}
         if env:
             req["env"] = {str(k): str(v) for k, v in env.items()}
+        _add_stdin(req, stdin)
         return ExecResult.from_response(self._server(ro_binds).request(req))
 
     # -- sbx's additions -----------------------------------------------------

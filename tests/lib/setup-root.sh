@@ -99,7 +99,7 @@ setup_root() {
 # default REPO/../shared/suites ($SBX_SHARED/suites when only SBX_SHARED is
 # set, its older name). Tests that need the unshipped data skip, saying so,
 # when it is absent (lib.sh require_data).
-SETUP_UNSHIPPED_DATA="classeval humaneval/model_samples"
+SETUP_UNSHIPPED_DATA="classeval humaneval/model_samples livecodebench"
 setup_test_data_dir() {
         local repo=$1
         if [ -n "${SBX_TEST_DATA:-}" ]; then echo "$SBX_TEST_DATA"

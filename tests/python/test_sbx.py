@@ -177,6 +177,21 @@ def test_run_is_isolated_and_stdin_is_empty(sb):
     assert lines[0] == "''" and lines[1] == "1 True"
 
 
+def test_run_stdin(sb, tmp_path):
+    r = sb.run("n = int(input()); print(sum(map(int, input().split())) * n)", stdin="2\n1 2 3\n")
+    assert r.passed and r.stdout == "12\n"
+    r = sb.run("import sys; print(len(sys.stdin.buffer.read()))", stdin=("x" * 999999 + "\n").encode())
+    assert r.stdout == "1000000\n"
+    r = sb.run("input(); input()", stdin="only one line\n")
+    assert r.status == "failed" and "EOFError" in r.stderr
+    r = sb.run_argv(["/bin/cat"], workdir=tmp_path, stdin="to cat\n")
+    assert r.stdout == "to cat\n"
+    with pytest.raises(ValueError):
+        sb.run("pass", stdin="a\0b")
+    with pytest.raises(TypeError):
+        sb.run("pass", stdin=5)
+
+
 def test_run_env(cache):
     with Sandbox("tests", cache_root=cache, env={"BASE": "b"}) as s:
         r = s.run("import os; print(os.environ.get('BASE'), os.environ.get('PER'))",
@@ -433,6 +448,26 @@ def test_evaluate_samples_and_records(problems):
     assert sorted(r["passed"] for r in records) == [False] * 3 + [True] * 3
     assert ev.summary["pass_at_k"]["pass@1"] == pytest.approx(0.5)
     assert ev.summary["pass_at_k"]["pass@2"] == pytest.approx(1.0)
+
+
+CODECONTESTS = os.path.join(os.environ.get("SBX_DATA", ""), "codecontests", "code_eval_code_contests.jsonl")
+REFERENCE = os.path.join(os.environ.get("SBX_DATA", ""), "codecontests", "reference_solutions.jsonl")
+
+
+def test_evaluate_io_suite(tmp_path):
+    if not os.path.exists(CODECONTESTS):
+        pytest.fail("no %s: the shipped CodeContests problems are missing" % CODECONTESTS)
+    refs = [json.loads(l) for l in open(REFERENCE)][:2]
+    samples = refs + [{"task_id": refs[0]["task_id"], "solution": "print(0)\n"}]
+    ev = sbx.evaluate_iter("codecontests", samples=samples, problems=CODECONTESTS, k=(1,), jobs=2,
+                           all_tests=True, test_timeout=5, compare="lines")
+    records = sorted(ev, key=lambda r: r["sbx_index"])
+    assert [r["verdict"] for r in records] == ["accepted", "accepted", "wrong_answer"]
+    assert records[0]["compare"] == "lines" and records[0]["time_limit_s"] == 5
+    wrong = records[2]
+    assert wrong["failed_test"] == 0 and len(wrong["test_verdicts"]) == wrong["tests_total"]
+    assert wrong["tests_passed"] / wrong["tests_total"] < 1      # a continuous reward, as verl's
+    assert ev.summary["passed"] == 2
 
 
 def test_evaluate_bad_suite_raises(problems):

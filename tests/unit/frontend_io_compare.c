@@ -100,6 +100,27 @@ static const struct cmp_case cases[] = {
         { "sandboxfusion", "3\n\n4", "3\n4", 1 },
         { "sandboxfusion", "0.30000000000000004", "0.3", 0 },
         { "sandboxfusion", "Wrong_Answer", "WRONG_ANSWER", 0 },
+        /* a call's value, as Python's == compares what json.loads gives */
+        { "json", "[1, 2]\n", "[1,2]", 0 },
+        { "json", "[1.0, 2]", "[1,2]", 0 },
+        { "json", "true", "1", 0 },
+        { "json", "[true, false]", "[1, 0]", 0 },
+        { "json", "[1, 2]", "[2, 1]", 1 },
+        { "json", "{\"b\": 1, \"a\": [2]}", "{\"a\":[2],\"b\":1}", 0 },
+        { "json", "{\"a\": 1}", "{\"a\": 1, \"b\": 2}", 1 },
+        { "json", "\"ab\"", "\"ab\"", 0 },
+        { "json", "\"ab\"", "\"Ab\"", 1 },
+        { "json", "null", "null", 0 },
+        { "json", "null", "0", 1 },
+        { "json", "0.30000000000000004", "0.3", 1 },
+        { "json", "[[1, 2], [3]]", "[[1,2],[3]]", 0 },
+        { "json", "not json", "1", 1 },
+        { "json", "", "[]", 1 },
+        { "json", "[5]", "5", 1 },
+        { "json-apps", "5", "[5]", 0 },         /* APPS: the answer's first item */
+        { "json-apps", "[5]", "[5]", 0 },
+        { "json-apps", "6", "[5]", 1 },
+        { "json-apps", "5", "[]", 1 },
 };
 
 static int compare_mem(const struct cmp_case *c, struct io_diff *d)
@@ -263,6 +284,19 @@ static void specs_parse_and_junk_is_refused(void **state)
                 assert_int_equal(io_compare_parse(io_compare_name((enum io_compare_kind)k), &how, &err), 0);
 }
 
+/* An answer that is not JSON is the problem's data, not the program:
+ * the judge's failure (-1), whatever the output. */
+static void an_answer_that_is_not_json_is_the_judges_failure(void **state)
+{
+        struct io_compare how;
+        struct io_diff d;
+        struct sbx_err err = { 0 };
+
+        assert_int_equal(io_compare_parse("json", &how, &err), 0);
+        assert_int_equal(io_compare_mem(&how, "1", 1, "[1", 2, &d, &err), -1);
+        assert_non_null(strstr(err.msg, "the answer is not JSON"));
+}
+
 static void numbers_read_as_each_judge_reads_them(void **state)
 {
         double v;
@@ -309,6 +343,7 @@ int main(void)
                 cmocka_unit_test(tokens_longer_than_the_buffer_compare_in_full),
                 cmocka_unit_test(specs_parse_and_junk_is_refused),
                 cmocka_unit_test(numbers_read_as_each_judge_reads_them),
+                cmocka_unit_test(an_answer_that_is_not_json_is_the_judges_failure),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -180,13 +180,21 @@ static void checker_argv_and_message(void **state)
         struct sbx_err err = { 0 };
         char msg[256];
 
-        assert_int_equal(io_checker_argv("/p/check.py", "/usr/bin/python3", &argv, &err), 0);
-        assert_int_equal(argv.len, 5);
-        assert_string_equal(argv.items[1], "checker.py");
-        assert_string_equal(argv.items[4], IO_CHECKER_ANSWER);
+        assert_int_equal(io_checker_argv("/p/check.py", "/usr/bin/python3", "/w", true, &argv, &err), 0);
+        assert_int_equal(argv.len, 9);
+        assert_string_equal(argv.items[0], "/usr/bin/python3");
+        assert_string_equal(argv.items[3], "-c");
+        assert_string_equal(argv.items[5], "checker.py");
+        assert_string_equal(argv.items[8], IO_CHECKER_ANSWER);
         strvec_free(&argv);
-        assert_int_equal(io_checker_argv("/p/wcmp", "/usr/bin/python3", &argv, &err), 0);
-        assert_string_equal(argv.items[0], "./checker");
+        assert_int_equal(io_checker_argv("/p/wcmp", "/usr/bin/python3", "/w", true, &argv, &err), 0);
+        assert_string_equal(argv.items[0], "/w/checker");
+        assert_int_equal(argv.len, 4);
+        strvec_free(&argv);
+        /* large files: a cold run's shape, no runner */
+        assert_int_equal(io_checker_argv("/p/check.py", "/usr/bin/python3", "/w", false, &argv, &err), 0);
+        assert_int_equal(argv.len, 7);
+        assert_string_equal(argv.items[3], "checker.py");
         assert_string_equal(io_checker_name("/p/wcmp"), "checker");
         strvec_free(&argv);
         io_checker_message("\n  \nwrong answer 2nd words differ\r\nmore", 38, "x", 1, msg, sizeof(msg));

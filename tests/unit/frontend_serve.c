@@ -133,7 +133,33 @@ static void suite_request_is_parsed(void **state)
         assert_int_equal(rq.jobs, 3);
         assert_string_equal(rq.k, "1,10");
         assert_null(rq.samples);
+        assert_false(rq.all_tests);
+        assert_null(rq.compare);
         serve_request_free(&rq);
+}
+
+/* An io suite's judging reaches the child sbx-run as its options. */
+static void io_suite_request_is_parsed(void **state)
+{
+        struct serve_request rq;
+        cJSON *id;
+
+        assert_int_equal(parse("{\"id\":1,\"type\":\"suite\",\"suite\":\"codecontests\","
+                               "\"samples\":\"/s.jsonl\",\"all_tests\":true,\"test_timeout\":2.5,"
+                               "\"time_scale\":3,\"compare\":\"floats:1e-4\",\"checker\":\"/c.py\","
+                               "\"io_format\":\"apps\"}", &rq, &id), 0);
+        assert_true(rq.all_tests);
+        assert_true(rq.test_timeout_s == 2.5 && rq.time_scale == 3);
+        assert_string_equal(rq.compare, "floats:1e-4");
+        assert_string_equal(rq.checker, "/c.py");
+        assert_string_equal(rq.io_format, "apps");
+        serve_request_free(&rq);
+        refused("{\"id\":1,\"type\":\"suite\",\"suite\":\"io\",\"canonical\":true,"
+                "\"all_tests\":1}", "\"all_tests\" must be true or false", true);
+        refused("{\"id\":1,\"type\":\"suite\",\"suite\":\"io\",\"canonical\":true,"
+                "\"test_timeout\":0}", "\"test_timeout\" must be a number", true);
+        refused("{\"id\":1,\"type\":\"suite\",\"suite\":\"io\",\"canonical\":true,"
+                "\"compare\":5}", "\"compare\" must be a string", true);
 }
 
 static void malformed_json_is_refused(void **state)
@@ -226,6 +252,7 @@ int main(void)
                 cmocka_unit_test(language_is_parsed),
                 cmocka_unit_test(run_argv_request_is_parsed),
                 cmocka_unit_test(suite_request_is_parsed),
+                cmocka_unit_test(io_suite_request_is_parsed),
                 cmocka_unit_test(malformed_json_is_refused),
                 cmocka_unit_test(deep_nesting_is_refused_not_a_crash),
                 cmocka_unit_test(missing_or_mistyped_fields_are_refused),

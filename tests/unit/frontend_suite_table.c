@@ -111,6 +111,7 @@ static void builtin_rows_name_their_kind_and_timeout(void **state)
         assert_string_equal(err.msg, "unknown suite \"nope\" (humaneval, humanevalplus, mbpp, "
                             "mbppplus, classeval, humaneval-x-python, humaneval-x-cpp, "
                             "humaneval-x-java, humaneval-x-js, humaneval-x-go, humaneval-x-rust, "
+                            "codecontests, livecodebench, apps, taco, io, "
                             "or a suite FILE.json)");
         /* HumanEval-X: a row per language, lang/'s row and the support set */
         const struct suite_row *go = suite_row_find("humaneval-x-go");
@@ -120,6 +121,13 @@ static void builtin_rows_name_their_kind_and_timeout(void **state)
         assert_int_equal(go->timeout_ms, HUMANEVALX_TIMEOUT_MS);
         assert_string_equal(suite_row_find("humaneval-x-rust")->language, "rust-test");
         assert_string_equal(suite_row_find("humaneval-x-python")->language, "python");
+        /* the io rows: one kind, the harnesses' own time limits a test */
+        assert_ptr_equal(suite_row_find("codecontests")->ops, &suite_io_ops);
+        assert_int_equal(suite_row_find("codecontests")->timeout_ms, SANDBOXFUSION_TEST_TIMEOUT_MS);
+        assert_int_equal(suite_row_find("livecodebench")->timeout_ms, LIVECODEBENCH_TEST_TIMEOUT_MS);
+        assert_int_equal(suite_row_find("apps")->timeout_ms, APPS_TEST_TIMEOUT_MS);
+        assert_ptr_equal(suite_row_find("taco")->ops, &suite_io_ops);
+        assert_non_null(suite_row_find("io")->ops->judge_step);
 }
 
 static void load_example(struct suite *s, const char *problems)

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "checker.h"
+#include "io_runner.h"
 
 static bool is_python(const char *path)
 {
@@ -16,13 +17,23 @@ const char *io_checker_name(const char *checker_path)
         return is_python(checker_path) ? "checker.py" : "checker";
 }
 
-int io_checker_argv(const char *checker_path, const char *python, struct strvec *argv,
-                    struct sbx_err *err)
+int io_checker_argv(const char *checker_path, const char *python, const char *dir,
+                    bool warm, struct strvec *argv, struct sbx_err *err)
 {
-        int rc = is_python(checker_path)
-                 ? (strvec_push(argv, python) < 0 ? -1 : strvec_push(argv, "checker.py"))
-                 : strvec_push(argv, "./checker");
+        const char *run[IO_RUNNER_ARGC + 2];
+        int rc = 0;
 
+        if (is_python(checker_path) && !warm) {
+                rc = strvec_push(argv, python) < 0 || strvec_push(argv, "-I") < 0 ||
+                     strvec_push(argv, "-B") < 0 || strvec_push(argv, "checker.py") < 0 ? -1 : 0;
+        } else if (is_python(checker_path)) {
+                io_runner_argv(run, python);
+                run[IO_RUNNER_ARGC] = "checker.py";
+                run[IO_RUNNER_ARGC + 1] = NULL;
+                rc = strvec_extend(argv, run);
+        } else {
+                rc = strvec_pushf(argv, "%s/checker", dir);
+        }
         if (rc < 0 || strvec_push(argv, IO_CHECKER_INPUT) < 0 ||
             strvec_push(argv, IO_CHECKER_OUTPUT) < 0 || strvec_push(argv, IO_CHECKER_ANSWER) < 0) {
                 strvec_free(argv);

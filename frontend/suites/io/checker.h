@@ -9,6 +9,7 @@
 #ifndef SBX_IO_CHECKER_H
 #define SBX_IO_CHECKER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "err.h"
@@ -22,11 +23,13 @@
 /* The checker's file name in its workdir: "checker.py" for a Python
  * checker (by its .py name), else "checker". */
 const char *io_checker_name(const char *checker_path);
-/* argv: python (when the checker is Python, else the checker itself),
- * then the input, output and answer names. python is the sandbox's
- * interpreter path. */
-int io_checker_argv(const char *checker_path, const char *python, struct strvec *argv,
-                    struct sbx_err *err);
+/* argv: a Python checker through the io runner (io_runner.h: PYTHON -I
+ * -B -c RUNNER checker.py, a warm run's shape) or, not warm, as PYTHON -I
+ * -B checker.py; another as DIR/checker (its workdir's path in the
+ * sandbox); then the input, output and answer names. */
+#define IO_CHECKER_WARM_BYTES   (16LL << 20)    /* its files: more go cold */
+int io_checker_argv(const char *checker_path, const char *python, const char *dir,
+                    bool warm, struct strvec *argv, struct sbx_err *err);
 /* The first non-empty line of stderr (else stdout), cut to
  * IO_CHECKER_MSG_BYTES, into msg. */
 void io_checker_message(const char *err_text, size_t err_len, const char *out_text,

@@ -16,6 +16,8 @@ static const char *const kind_names[IO_CMP_KINDS] = {
         [IO_CMP_FLOATS] = "floats",
         [IO_CMP_LCB] = "lcb",
         [IO_CMP_SANDBOXFUSION] = "sandboxfusion",
+        [IO_CMP_JSON] = "json",
+        [IO_CMP_JSON_APPS] = "json-apps",
         [IO_CMP_CHECKER] = "checker",
 };
 
@@ -84,6 +86,12 @@ int io_compare_streams(const struct io_compare *how, struct io_stream *out,
         case IO_CMP_LCB:
         case IO_CMP_SANDBOXFUSION:
                 rc = io_compare_pylines(how->kind, out, ans, d);
+                break;
+        case IO_CMP_JSON:
+        case IO_CMP_JSON_APPS:
+                rc = io_compare_json(how->kind, out, ans, d);
+                if (rc < 0 && !out->error && !ans->error)
+                        return sbx_fail(err, 0, "the answer is not JSON: %s", d->why);
                 break;
         default:
                 return sbx_fail(err, 0, "comparison %s is not a stream comparison",
@@ -160,5 +168,6 @@ int io_compare_parse(const char *spec, struct io_compare *how, struct sbx_err *e
                 return 0;
         }
         return sbx_fail(err, 0, "comparison \"%.60s\": expected lines, exact, tokens, floats, "
-                        "floats:EPS, floats:abs=A,rel=R, lcb, sandboxfusion or checker", spec);
+                        "floats:EPS, floats:abs=A,rel=R, lcb, sandboxfusion, json, json-apps "
+                        "or checker", spec);
 }

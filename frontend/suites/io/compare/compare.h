@@ -18,6 +18,12 @@
  *   sandboxfusion  SandboxFusion's check_stdio_test_case: whole output
  *                  stripped, lines lower-cased and stripped, equal, or both
  *                  one float within a relative 1e-5
+ *   json           a call-based problem's value (the runner prints the call's
+ *                  result as JSON): equal as Python's == finds the values
+ *                  (1 == 1.0 == true, lists, dicts by key), as
+ *                  LiveCodeBench's grade_call_based; numbers as doubles
+ *   json-apps      the same, or equal to the answer's first item when the
+ *                  answer is a non-empty list (APPS's testing_util)
  *   checker        a checker program decides (checker.c; testlib's
  *                  `checker input output answer` and exit codes)
  *
@@ -43,6 +49,8 @@ enum io_compare_kind {
         IO_CMP_FLOATS,          /* tokens; numbers within abs_tol or rel_tol */
         IO_CMP_LCB,             /* LiveCodeBench's grade_stdio */
         IO_CMP_SANDBOXFUSION,   /* SandboxFusion's check_stdio_test_case */
+        IO_CMP_JSON,            /* a call's value: equal as Python values (LiveCodeBench) */
+        IO_CMP_JSON_APPS,       /* ... or the answer's first item (APPS's testing_util) */
         IO_CMP_CHECKER,         /* a checker program, testlib's convention */
         IO_CMP_KINDS,
 };
@@ -124,6 +132,11 @@ int io_compare_tokens(const struct io_compare *how, struct io_stream *out,
                       struct io_stream *ans, struct io_diff *d);
 int io_compare_pylines(enum io_compare_kind kind, struct io_stream *out,
                        struct io_stream *ans, struct io_diff *d);
+/* Both sides read whole (at most IO_JSON_MAX_BYTES) and parsed: 0, 1, or
+ * -1 when the answer is not JSON (the problem's data, not the program). */
+#define IO_JSON_MAX_BYTES       (64LL << 20)
+int io_compare_json(enum io_compare_kind kind, struct io_stream *out,
+                    struct io_stream *ans, struct io_diff *d);
 
 /* ---- numbers (compare_number.c) ---- */
 

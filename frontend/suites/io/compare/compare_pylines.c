@@ -203,7 +203,8 @@ static int compare_line(struct line_state *ls, struct io_stream *ans,
                 bool ws_same = runs_equal(ans, out);
                 bool more_a = at_token(ans), more_o = at_token(out);
                 if (more_a != more_o) {
-                        note(d, ls, line, "the lines differ");
+                        note(d, ls, line, more_o ? "the line has more tokens than expected"
+                                                 : "the line has fewer tokens than expected");
                         return 1;
                 }
                 if (!more_a)

@@ -48,6 +48,15 @@ enum io_call_style {
         IO_CALL_LCB,            /* LiveCodeBench functional: one JSON argument a line */
 };
 
+/* What a harness puts before the program (LiveCodeBench's import_string,
+ * APPS's import header): the names its programs may use unimported. The
+ * runner runs it first in the program's namespace (io_runner.py). */
+enum io_prelude {
+        IO_PRELUDE_NONE = 0,
+        IO_PRELUDE_LCB,
+        IO_PRELUDE_APPS,
+};
+
 enum io_format {
         IO_FORMAT_AUTO = 0,
         IO_FORMAT_APPS,         /* APPS and TACO: input_output */
@@ -68,6 +77,7 @@ struct io_problem {
         struct io_compare compare;      /* the format's own harness unless the row says */
         char *checker;                  /* checker program path (IO_CMP_CHECKER), or NULL */
         enum io_call_style call;
+        enum io_prelude prelude;
         char *fn_name;                  /* call-based: the function's name */
         char *starter_code;             /* or NULL */
         char *canonical;                /* a reference solution the row carries, or NULL */

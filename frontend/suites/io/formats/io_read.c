@@ -75,6 +75,9 @@ int io_read_row(cJSON *row, enum io_format fmt, const struct io_origin *at,
                 return sbx_fail(err, 0, "%s:%ld: unknown problem format %d", at->path,
                                 at->line, (int)fmt);
         }
+        /* a call's value is compared as a value, as each harness does */
+        if (rc == 0 && p->call != IO_CALL_NONE && p->compare.kind != IO_CMP_CHECKER)
+                p->compare.kind = p->call == IO_CALL_APPS ? IO_CMP_JSON_APPS : IO_CMP_JSON;
         if (rc == 0 && p->n_tests == 0)
                 rc = sbx_fail(err, 0, "%s:%ld: problem %s has no tests", at->path, at->line,
                               p->task_id ? p->task_id : "?");

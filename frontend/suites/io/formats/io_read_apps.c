@@ -196,6 +196,7 @@ int io_read_apps(cJSON *row, const struct io_origin *at, struct io_problem *p,
         size_t len;
         int rc;
 
+        p->prelude = IO_PRELUDE_APPS;
         p->compare.kind = IO_CMP_LINES;
         if (io_set_task_id(p, row, "problem_id", at, err) < 0 ||
             read_taco_limits(row, at, p, err) < 0 || read_solutions(row, at, p, err) < 0 ||

@@ -127,6 +127,7 @@ int io_read_lcb(cJSON *row, const struct io_origin *at, struct io_problem *p,
         size_t len;
 
         p->compare.kind = IO_CMP_LCB;
+        p->prelude = IO_PRELUDE_LCB;
         if (io_set_task_id(p, row, "question_id", at, err) < 0 ||
             io_take_str(row, "starter_code", &p->starter_code, &len, at, err) < 0)
                 return -1;

@@ -66,6 +66,7 @@ static int read_packed(const char *text, const struct io_origin *at,
          * (APPS's comparisons); IO_CMP_LCB is the nearest sbx has. */
         p->compare.kind = IO_CMP_LCB;
         p->call = IO_CALL_LCB;
+        p->prelude = IO_PRELUDE_LCB;
         rc = io_read_apps_io(io, at, p, err);
         cJSON_Delete(io);
         return rc;

@@ -7,6 +7,7 @@
  *    "compare": "floats:1e-6",          compare.h's names
  *    "checker": "check.py",             testlib's convention; sets compare to checker
  *    "fn_name": "f", "call": "apps",    call-based ("apps" or "lcb")
+ *    "prelude": "lcb",                  a harness's imports first ("lcb", "apps", "none")
  *    "canonical_solution": "..."}
  * Paths are relative to the problem file's directory. Files are only
  * named here (and checked to be regular files): they are read when a test
@@ -168,6 +169,30 @@ static int read_limits(const cJSON *row, const struct io_origin *at,
         return 0;
 }
 
+/* "prelude": "lcb", "apps" or "none"; a call-based problem's default is
+ * its call style's harness's. */
+static int read_prelude(const cJSON *row, const struct io_origin *at, struct io_problem *p,
+                        struct sbx_err *err)
+{
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(row, "prelude");
+        const char *name = cJSON_GetStringValue(v);
+
+        p->prelude = p->call == IO_CALL_LCB ? IO_PRELUDE_LCB :
+                     p->call == IO_CALL_APPS ? IO_PRELUDE_APPS : IO_PRELUDE_NONE;
+        if (!v)
+                return 0;
+        if (name && strcmp(name, "lcb") == 0)
+                p->prelude = IO_PRELUDE_LCB;
+        else if (name && strcmp(name, "apps") == 0)
+                p->prelude = IO_PRELUDE_APPS;
+        else if (name && strcmp(name, "none") == 0)
+                p->prelude = IO_PRELUDE_NONE;
+        else
+                return sbx_fail(err, 0, "%s:%ld: prelude is not \"lcb\", \"apps\" or \"none\"",
+                                at->path, at->line);
+        return 0;
+}
+
 static int read_judging(cJSON *row, const struct io_origin *at, struct io_problem *p,
                         struct sbx_err *err)
 {
@@ -197,7 +222,7 @@ static int read_judging(cJSON *row, const struct io_origin *at, struct io_proble
         if (call && strcmp(call, "lcb") != 0 && strcmp(call, "apps") != 0)
                 return sbx_fail(err, 0, "%s:%ld: call \"%.40s\" is neither apps nor lcb",
                                 at->path, at->line, call);
-        return 0;
+        return read_prelude(row, at, p, err);
 }
 
 int io_read_sbx(cJSON *row, const struct io_origin *at, struct io_problem *p,
