@@ -138,9 +138,9 @@ def group_basic():
     _, j = run_json("import sys\nfor i in range(100000): sys.stdout.write('y' * 99 + '\\n')")
     check("10 MB of output is capped", j["status"] == "Success" and
           0 < len(j["run_result"]["stdout"]) <= 1100000, len(j["run_result"]["stdout"]))
-    c, j = run_json("print(1)", language="cpp")
+    c, j = run_json("print(1)", language="php")
     check("a language this server does not run: SandboxError", c == 200 and j["status"] == "SandboxError"
-          and "python" in j["message"], j)
+          and "php" in j["message"] and "python, cpp" in j["message"], j)
     c, j = run_json("print(1)", language="js")
     check("a language SandboxFusion does not know: 422", c == 422 and
           j["detail"][0]["loc"] == ["body", "language"], j)
