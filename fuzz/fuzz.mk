@@ -67,9 +67,11 @@ $(FUZZ_OBJDIR)/frontend/suites/io/io_runner.o: $(BUILD)/gen/io_runner_text.h
 $(FUZZ_OBJDIR)/common/zygote.o: $(BUILD)/gen/zygote_text.h
 $(FUZZ_OBJDIR)/common/seccomp_bpf.o: $(BUILD)/gen/seccomp_bpf_insns.h
 
-# Without run_init_elf.S: sbx-run-init's bytes are the warm path's, which
-# no target reaches.
-$(FUZZ_LIBSBX): $(FUZZ_LIBSBX_SRCS:%.c=$(FUZZ_OBJDIR)/%.o)
+# With the normal build's run_init_elf.o (sbx-run-init's bytes, data only):
+# no target reaches the warm path, but the suite kinds that run samples
+# over several runs (io, the compiled languages) link the sandbox's code,
+# which refers to them.
+$(FUZZ_LIBSBX): $(FUZZ_LIBSBX_SRCS:%.c=$(FUZZ_OBJDIR)/%.o) $(BUILD)/frontend/warm/run_init_elf.o
 	@rm -f $@
 	$(AR) rcs $@ $^
 

@@ -34,14 +34,12 @@
 #define NODE_MIN_MEMORY_BYTES  (768 * MIB)
 #define RUSTC_MEMORY_BYTES     (2 * GIB)
 
-static const struct lang_limits compile_limits = {
-        .time_ms = COMPILE_TIME_MS, .memory_bytes = COMPILE_MEMORY_BYTES,
-        .output_bytes = COMPILE_OUTPUT_BYTES, .fsize_bytes = COMPILE_FSIZE_BYTES,
-};
-static const struct lang_limits run_limits = {
-        .time_ms = RUN_TIME_MS, .memory_bytes = RUN_MEMORY_BYTES,
-        .output_bytes = RUN_OUTPUT_BYTES, .fsize_bytes = RUN_FSIZE_BYTES,
-};
+/* Initializers, not const objects: C (and clang, which builds the
+ * fuzzers) takes no object as a static initializer. */
+#define COMPILE_LIMITS { .time_ms = COMPILE_TIME_MS, .memory_bytes = COMPILE_MEMORY_BYTES, \
+        .output_bytes = COMPILE_OUTPUT_BYTES, .fsize_bytes = COMPILE_FSIZE_BYTES }
+#define RUN_LIMITS { .time_ms = RUN_TIME_MS, .memory_bytes = RUN_MEMORY_BYTES, \
+        .output_bytes = RUN_OUTPUT_BYTES, .fsize_bytes = RUN_FSIZE_BYTES }
 
 #define ARGV(...) ((const char *const[]){ __VA_ARGS__, NULL })
 
@@ -77,7 +75,7 @@ static const struct lang_row rows[] = {
           .run_argv = ARGV("{run_tool}", "{src}"),
           .version_argv = ARGV("{tool}", "--version"),
           .run_env = ARGV("HOME={home}"), .bind_tool_root = true,
-          .compile_limits = compile_limits, .run_limits = run_limits },
+          .compile_limits = COMPILE_LIMITS, .run_limits = RUN_LIMITS },
         { .name = "c", .extensions = { ".c" }, .source_name = "main.c", .package = "gcc",
           .compile_tool = "gcc", .artifact = "prog",
           .compile_argv = ARGV("{tool}", "{flags}", "-o", "{out}", "{src}", "{libs}"),
@@ -86,7 +84,7 @@ static const struct lang_row rows[] = {
           .version_argv = ARGV("{tool}", "-dumpfullversion"),
           .compile_env = ARGV("HOME={home}"), .run_env = ARGV("HOME={home}"),
           .bind_tool_root = true,
-          .compile_limits = compile_limits, .run_limits = run_limits },
+          .compile_limits = COMPILE_LIMITS, .run_limits = RUN_LIMITS },
         { .name = "cpp", .aliases = { "c++", "cxx" },
           .extensions = { ".cpp", ".cc", ".cxx" }, .source_name = "main.cpp",
           .package = "g++",
@@ -97,7 +95,7 @@ static const struct lang_row rows[] = {
           .version_argv = ARGV("{tool}", "-dumpfullversion"),
           .compile_env = ARGV("HOME={home}"), .run_env = ARGV("HOME={home}"),
           .bind_tool_root = true,
-          .compile_limits = compile_limits, .run_limits = run_limits },
+          .compile_limits = COMPILE_LIMITS, .run_limits = RUN_LIMITS },
         /* javac without annotation processing: nothing on the class path
          * may run inside the compiler. UTF-8 as JDK 18+ (upstream's). */
         { .name = "java", .extensions = { ".java" }, .source_name = "Main.java",
@@ -110,7 +108,7 @@ static const struct lang_row rows[] = {
           .version_argv = ARGV("{tool}", "-version"),
           .compile_env = ARGV(JVM_ENV), .run_env = ARGV(JVM_ENV),
           .bind_tool_root = true,
-          .compile_limits = compile_limits, .run_limits = run_limits,
+          .compile_limits = COMPILE_LIMITS, .run_limits = RUN_LIMITS,
           .heap_reserve_bytes = JVM_HEAP_RESERVE_BYTES, .heap_min_bytes = JVM_HEAP_MIN_BYTES,
           .min_memory_bytes = JVM_HEAP_RESERVE_BYTES + JVM_HEAP_MIN_BYTES },
         { .name = "js", .aliases = { "javascript", "node" }, .extensions = { ".js" },
@@ -118,7 +116,7 @@ static const struct lang_row rows[] = {
           .run_argv = ARGV("{run_tool}", "{src}"),
           .version_argv = ARGV("{tool}", "--version"),
           .run_env = ARGV("HOME={home}"), .bind_tool_root = true,
-          .compile_limits = compile_limits, .run_limits = run_limits,
+          .compile_limits = COMPILE_LIMITS, .run_limits = RUN_LIMITS,
           .min_memory_bytes = NODE_MIN_MEMORY_BYTES },
         { .name = "go", .aliases = { "golang" }, .extensions = { ".go" },
           .source_name = "main.go", .package = "golang-go", .compile_tool = "go",
@@ -128,7 +126,7 @@ static const struct lang_row rows[] = {
           .version_argv = ARGV("{tool}", "env", "GOVERSION"),
           .compile_env = ARGV(GO_ENV), .run_env = ARGV("HOME={home}"),
           .bind_tool_root = true,
-          .compile_limits = compile_limits, .run_limits = run_limits,
+          .compile_limits = COMPILE_LIMITS, .run_limits = RUN_LIMITS,
           .min_memory_bytes = GO_MIN_MEMORY_BYTES },
         /* A test file, built as `go test -c` builds it (vet included) and run
          * with the flag `go test` adds: an os.Exit(0) in a test fails. */
@@ -140,7 +138,7 @@ static const struct lang_row rows[] = {
           .version_argv = ARGV("{tool}", "env", "GOVERSION"),
           .compile_env = ARGV(GO_ENV), .run_env = ARGV("HOME={home}"),
           .bind_tool_root = true,
-          .compile_limits = compile_limits, .run_limits = run_limits,
+          .compile_limits = COMPILE_LIMITS, .run_limits = RUN_LIMITS,
           .min_memory_bytes = GO_MIN_MEMORY_BYTES },
         { .name = "rust", .aliases = { "rs" }, .extensions = { ".rs" },
           .source_name = "main.rs", .package = "rustc", .compile_tool = "rustc",
@@ -154,7 +152,7 @@ static const struct lang_row rows[] = {
           .bind_tool_root = true,
           .compile_limits = { COMPILE_TIME_MS, RUSTC_MEMORY_BYTES, COMPILE_OUTPUT_BYTES,
                               COMPILE_FSIZE_BYTES },
-          .run_limits = run_limits },
+          .run_limits = RUN_LIMITS },
         /* `cargo test`'s build: the test harness, debug assertions on
          * (overflow panics), unoptimized as cargo's dev profile. Both Rust
          * rows strip the debug info the crates bring: a HumanEval-X test
@@ -171,7 +169,7 @@ static const struct lang_row rows[] = {
           .bind_tool_root = true,
           .compile_limits = { COMPILE_TIME_MS, RUSTC_MEMORY_BYTES, COMPILE_OUTPUT_BYTES,
                               COMPILE_FSIZE_BYTES },
-          .run_limits = run_limits },
+          .run_limits = RUN_LIMITS },
 };
 
 #define N_ROWS (sizeof(rows) / sizeof(rows[0]))
