@@ -26,7 +26,7 @@ FACE_LIB_OBJS     := $(filter-out $(BUILD)/frontend/cli/main.o,$(FACE_OBJS))
 # (frontend/layout.py checks). The rest (sandbox_impl.h, run_internal.h,
 # tier_ops.h, warm.h, interp.h, ...) is the library's own.
 LIBSBX_PUBLIC_HEADERS := util/err.h util/util.h util/output.h util/trace.h util/proc.h \
-        util/strbuf.h util/sha256.h util/utf8.h \
+        util/strbuf.h util/sha256.h util/encoding.h \
         sandbox/sandbox.h sandbox/limit.h sandbox/sched.h sandbox/stop_signals.h \
         sandbox/tiers/tier.h sandbox/tiers/run_result.h \
         results/results.h results/passk.h results/verdict.h results/suite_summary.h \

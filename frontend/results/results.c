@@ -11,7 +11,7 @@
 
 #include "results.h"
 #include "suite_file.h"
-#include "utf8.h"
+#include "encoding.h"
 #include "util.h"
 
 

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "output.h"
-#include "utf8.h"
+#include "encoding.h"
 
 void output_capture_init(struct output_capture *c, struct run_output *out,
                          size_t max)

@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "encoding.h"
 #include "http.h"
 #include "unit_tmpdir.h"
 
@@ -117,11 +118,11 @@ static void requests_carry_the_token(void **state)
         assert_false(http_auth_ok("Bearer ", tok));
         assert_false(http_auth_ok("0123456789abcdef-xyz", tok));
         /* requests' Basic auth from http://sbx:TOKEN@host/ */
-        char *b64 = http_base64_encode((const unsigned char *)"sbx:0123456789abcdef-xyz", 24);
+        char *b64 = base64_encode((const unsigned char *)"sbx:0123456789abcdef-xyz", 24);
         snprintf(header, sizeof(header), "Basic %s", b64);
         assert_true(http_auth_ok(header, tok));
         free(b64);
-        b64 = http_base64_encode((const unsigned char *)"0123456789abcdef-xyz:", 21);
+        b64 = base64_encode((const unsigned char *)"0123456789abcdef-xyz:", 21);
         snprintf(header, sizeof(header), "Basic %s", b64);
         assert_false(http_auth_ok(header, tok));        /* the token as user name */
         free(b64);

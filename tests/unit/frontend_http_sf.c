@@ -14,6 +14,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "encoding.h"
 #include "http.h"
 
 static const struct http_limits lim = {
@@ -191,14 +192,14 @@ static void base64_is_strict_and_round_trips(void **state)
                 unsigned char in[300];
                 for (size_t i = 0; i < len; i++)
                         in[i] = (unsigned char)(i * 37 + len);
-                char *enc = http_base64_encode(in, len);
+                char *enc = base64_encode(in, len);
                 assert_int_equal(http_base64_decode(enc, strlen(enc), &out, &n), 0);
                 assert_int_equal(n, len);
                 assert_memory_equal(out, in, len);
                 free(out);
                 free(enc);
         }
-        char *enc = http_base64_encode((const unsigned char *)"foobar", 6);
+        char *enc = base64_encode((const unsigned char *)"foobar", 6);
         assert_string_equal(enc, "Zm9vYmFy");
         free(enc);
 }

@@ -103,6 +103,12 @@ static void unpack_refuses_bad_base64_and_zlib_and_bombs(void **state)
         assert_string_equal(out, "hello");
         free(out);
         out = NULL;
+        /* lines of base64, as data files wrap it: the spaces are skipped */
+        assert_int_equal(io_unpack_b64_zlib(" eJzLSM3J\nyQcA BiwC\r\nFQ==\n", 26, &out, &n, &err), 0);
+        assert_string_equal(out, "hello");
+        free(out);
+        out = NULL;
+        assert_int_equal(io_unpack_b64_zlib("eJzL=SM3JyQcABiwCFQ==", 21, &out, &n, &err), -1);  /* "=" inside */
         assert_int_equal(io_unpack_b64_zlib("eJzLSM3JyQcABiwCFQ=", 19, &out, &n, &err), -1);
         assert_non_null(strstr(err.msg, "padding"));
         assert_int_equal(io_unpack_b64_zlib("eJzLSM3JyQcAB", 13, &out, &n, &err), -1);

@@ -19,7 +19,7 @@
 #include "sha256.h"
 #include "suite.h"
 #include "suite_summary.h"
-#include "utf8.h"
+#include "encoding.h"
 
 static char tmpdir[] = "/tmp/sbx-unit-issue12.XXXXXX";
 

@@ -71,11 +71,11 @@ char *http_sf_invalid(const struct http_sf_error *e);
  * "." nor "..", no control byte or backslash, at most HTTP_MAX_NAME_DEPTH
  * components of HTTP_MAX_NAME_COMPONENT bytes. 0, or -1 with why. */
 int http_file_name_check(const char *name, char *why, size_t why_len);
-/* Strict base64 (RFC 4648 alphabet, '=' padding, no other byte). 0 with
- * *out malloc'd (NUL-terminated after *out_len bytes), -1 on bad input or
- * ENOMEM (errno says which: EINVAL or ENOMEM). */
+/* Strict base64 (util/encoding.h's, no other byte) into a buffer of its
+ * own: 0 with *out malloc'd (NUL-terminated after *out_len bytes), -1 on
+ * bad input or ENOMEM (errno says which: EINVAL or ENOMEM). The encoder
+ * is encoding.h's base64_encode. */
 int http_base64_decode(const char *in, size_t len, unsigned char **out, size_t *out_len);
-char *http_base64_encode(const unsigned char *in, size_t len);
 /* Writes each file under the directory dirfd (made by the caller, empty):
  * missing parent directories made (0700), nothing followed or replaced. */
 int http_files_write(int dirfd, const struct http_file *files, size_t n, struct sbx_err *err);

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "http.h"
-#include "utf8.h"
+#include "encoding.h"
 #include "util.h"
 
 void http_files_free(struct http_file *files, size_t n)
@@ -69,86 +69,22 @@ int http_file_name_check(const char *name, char *why, size_t why_len)
         return 0;
 }
 
-/* ---- base64 (RFC 4648, '=' padding) ----------------------------------- */
-
-static const char b64_alphabet[] =
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-static int b64_value(unsigned char c)
-{
-        if (c >= 'A' && c <= 'Z')
-                return c - 'A';
-        if (c >= 'a' && c <= 'z')
-                return c - 'a' + 26;
-        if (c >= '0' && c <= '9')
-                return c - '0' + 52;
-        return c == '+' ? 62 : c == '/' ? 63 : -1;
-}
-
-/* One group of 4 characters into up to 3 bytes: "xxxx", or at the end
- * "xxx=" or "xx==" whose dropped bits are zero (the one encoding). */
-static int b64_group(const unsigned char *in, bool last, unsigned char *out, size_t *n)
-{
-        int v[4] = { 0, 0, 0, 0 }, pad = 0;
-
-        if (last && in[3] == '=')
-                pad = in[2] == '=' ? 2 : 1;
-        for (int i = 0; i < 4 - pad; i++)
-                if ((v[i] = b64_value(in[i])) < 0)
-                        return -1;
-        uint32_t w = (uint32_t)v[0] << 18 | (uint32_t)v[1] << 12 | (uint32_t)v[2] << 6 | (uint32_t)v[3];
-        out[0] = (unsigned char)(w >> 16);
-        out[1] = (unsigned char)(w >> 8);
-        out[2] = (unsigned char)w;
-        *n = 3 - (size_t)pad;
-        return (pad == 2 && (w & 0xffff)) || (pad == 1 && (w & 0xff)) ? -1 : 0;
-}
+/* ---- base64 ---------------------------------------------------------- */
 
 int http_base64_decode(const char *in, size_t len, unsigned char **out, size_t *out_len)
 {
-        unsigned char *buf;
-        size_t n = 0;
+        unsigned char *buf = malloc(len / 4 * 3 + 3);
 
-        if (len % 4) {
+        if (!buf)
+                return -1;
+        if (base64_decode(in, len, false, buf, out_len) < 0) {
+                free(buf);
                 errno = EINVAL;
                 return -1;
         }
-        if (!(buf = malloc(len / 4 * 3 + 1)))
-                return -1;
-        for (size_t i = 0; i < len; i += 4) {
-                size_t got;
-                if (b64_group((const unsigned char *)in + i, i + 4 == len, buf + n, &got) < 0) {
-                        free(buf);
-                        errno = EINVAL;
-                        return -1;
-                }
-                n += got;
-        }
-        buf[n] = '\0';
+        buf[*out_len] = '\0';
         *out = buf;
-        *out_len = n;
         return 0;
-}
-
-char *http_base64_encode(const unsigned char *in, size_t len)
-{
-        char *out = malloc((len + 2) / 3 * 4 + 1), *p = out;
-
-        if (!out)
-                return NULL;
-        for (size_t i = 0; i < len; i += 3) {
-                uint32_t w = (uint32_t)in[i] << 16;
-                if (i + 1 < len)
-                        w |= (uint32_t)in[i + 1] << 8;
-                if (i + 2 < len)
-                        w |= in[i + 2];
-                *p++ = b64_alphabet[w >> 18 & 63];
-                *p++ = b64_alphabet[w >> 12 & 63];
-                *p++ = i + 1 < len ? b64_alphabet[w >> 6 & 63] : '=';
-                *p++ = i + 2 < len ? b64_alphabet[w & 63] : '=';
-        }
-        *p = '\0';
-        return out;
 }
 
 /* ---- the workdir ------------------------------------------------------ */

@@ -12,6 +12,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "encoding.h"
 #include "http.h"
 
 /* SandboxFusion's Language literal (sandbox/runners/types.py), in order. */
@@ -376,7 +377,7 @@ static char *render_with(const struct http_code_result *res, const char *status,
         cJSON_AddNullToObject(o, "executor_pod_name");
         cJSON_AddItemToObject(o, "files", files);
         for (size_t i = 0; i < res->n_files; i++) {
-                auto_free char *b64 = http_base64_encode(res->files[i].data, res->files[i].len);
+                auto_free char *b64 = base64_encode(res->files[i].data, res->files[i].len);
                 if (!b64) {
                         cJSON_Delete(o);
                         return NULL;

@@ -8,55 +8,8 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "encoding.h"
 #include "io.h"
-
-static int b64_value(unsigned char c)
-{
-        if (c >= 'A' && c <= 'Z')
-                return c - 'A';
-        if (c >= 'a' && c <= 'z')
-                return c - 'a' + 26;
-        if (c >= '0' && c <= '9')
-                return c - '0' + 52;
-        if (c == '+')
-                return 62;
-        if (c == '/')
-                return 63;
-        return -1;
-}
-
-/* Standard alphabet; whitespace skipped; "=" only at the end. */
-static int b64_decode(const char *text, size_t len, unsigned char *out, size_t *out_len,
-                      struct sbx_err *err)
-{
-        uint32_t acc = 0;
-        size_t bits = 0, n = 0, pad = 0, chars = 0;
-
-        for (size_t i = 0; i < len; i++) {
-                unsigned char c = (unsigned char)text[i];
-                int v = b64_value(c);
-                if (c == ' ' || c == '\n' || c == '\r' || c == '\t')
-                        continue;
-                if (c == '=') {
-                        pad++;
-                        continue;
-                }
-                if (v < 0 || pad)
-                        return sbx_fail(err, 0, "base64: byte 0x%02x at %zu is not base64", c, i);
-                acc = (acc << 6) | (uint32_t)v;
-                chars++;
-                bits += 6;
-                if (bits >= 8) {
-                        bits -= 8;
-                        out[n++] = (unsigned char)(acc >> bits);
-                }
-        }
-        /* Python's b64decode wants the padding complete */
-        if (pad > 2 || (chars + pad) % 4 || bits >= 6 || (bits && (acc & ((1u << bits) - 1))))
-                return sbx_fail(err, 0, "base64: bad padding or trailing bits");
-        *out_len = n;
-        return 0;
-}
 
 /* Doubles *buf up to max; -1 with err set when it is at max already or
  * out of memory. */
@@ -122,8 +75,10 @@ int io_unpack_b64_zlib_max(const char *text, size_t len, size_t max, char **out,
 
         if (!raw)
                 return sbx_fail_oom(err, "base64");
-        if (b64_decode(text, len, raw, &raw_len, err) < 0)
-                return -1;
+        /* Python's b64decode wants the padding complete */
+        if (base64_decode(text, len, true, raw, &raw_len) < 0)
+                return sbx_fail(err, 0, "base64: not base64 (a byte out of its alphabet, "
+                                "bad padding or trailing bits)");
         return inflate_capped(raw, raw_len, max, out, out_len, err);
 }
 
