@@ -118,7 +118,15 @@ integration: all $(TRY_SYSCALL) $(WRITE_BPF) $(CANDIDATE_PROBE) $(INIT_PROBE)
 
 # Everything, in order: the normal tree, the ASan/UBSan tree, the unit tests
 # in both, then the quick integration tests as root against a setuid helper.
-check: all unit-tests
+# Every test and bench script parses (bash -n): a long test that only
+# check-full runs must not first fail in CI on a quote.
+SHELL_SCRIPTS = $(wildcard tests/*/*.t tests/*/*.sh tests/lib/*.sh bench/*.sh bench/lib/*.sh .ci/run)
+.PHONY: check-syntax
+check-syntax:
+	@set -e; for f in $(SHELL_SCRIPTS); do bash -n "$$f"; done; \
+		echo "check-syntax: $(words $(SHELL_SCRIPTS)) scripts parse"
+
+check: check-syntax all unit-tests
 	$(MAKE) SANITIZE=1 BUILD=$(BUILD)/asan all unit-tests
 	$(MAKE) BUILD=$(BUILD) run-unit
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \

@@ -25,7 +25,7 @@ tests/escape/warm_caller_limits.t|the sample ran warm|warm runs need unprivilege
 tests/escape/warm_stdio_binds.t|the sample ran warm|warm runs need unprivileged user namespaces: here the sample runs cold, its fd 0 /dev/null as the script checks
 tests/escape/warm_mountpoints.t|both samples warm|warm runs need unprivileged user namespaces: here the samples run cold and see the --ro-bind read-only, as the script checks
 tests/escape/warm_terminal.t|both samples ran warm|warm runs need unprivileged user namespaces: here the samples run cold, and nothing of theirs reaches the terminal, as the script checks
-tests/escape/native.t|sanity: outside, a user namespace can be made|the simulated host has no user namespaces for anyone, so the native payload's unshare(CLONE_NEWUSER) fails outside too; inside it fails as everywhere (the script's own checks)
+tests/escape/native.t|sanity: outside, a user namespace can be made|the simulated host has no user namespaces for anyone, so unshare(CLONE_NEWUSER) by the native payload fails outside too; inside it fails as everywhere (as the script checks)
 tests/helper/zygote.t|--zygote runs|--zygote needs unprivileged user namespaces: here it is refused, exit 3, which the script checks through harden-exec --no-userns
 tests/escape/pid1.t|the sample ran warm|warm runs need unprivileged user namespaces: here the sample runs cold, its pid 1 as out of reach as the script checks
 tests/escape/procfs.t|the sample ran warm|warm runs need unprivileged user namespaces: here the sample runs cold, every knob refused as the script checks
