@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "evalplus.h"
+#include "lang.h"
 #include "passk.h"
 #include "results.h"
 #include "sched.h"
@@ -78,6 +79,13 @@ static int load_suite(struct suite_run *R, struct sbx_err *err)
         if (suite_def_load(&R->suite.def, name, err) < 0)
                 return -1;
         R->suite.judge = o->judge;
+        /* io suites: the language of a sample whose line names none */
+        R->suite.judge.language = o->language;
+        if (o->language && !lang_find(o->language)) {
+                char names[256];
+                lang_names(names, sizeof(names));
+                return sbx_fail(err, 0, "--language %s: unknown (one of %s)", o->language, names);
+        }
         problems = o->problems ? o->problems : R->suite.def.problems;
         if (!problems && !suite_row_find(name))
                 return sbx_fail(err, 0, "%s: no \"problems\" in the suite file: "

@@ -128,6 +128,7 @@ static int run_prepare(struct lang_job *job, const struct lang_program *p, struc
                 .memory_bytes = p->memory_bytes, .ro_binds = binds,
                 .stdin_path = job->stdin_path, .stdin_data = p->stdin_data,
                 .stdin_len = p->stdin_len,
+                .stdout_fd = p->stdout_fd, .stdout_limit_bytes = p->stdout_limit_bytes,
         };
         return 0;
 }

@@ -88,6 +88,11 @@ struct lang_program {
         const char *stdin_path;
         const char *stdin_data;
         size_t stdin_len;
+        /* The run's stdout also into the caller's file, and the run stopped
+         * past stdout_limit_bytes (struct run_spec's; 0: neither): an io
+         * judge's first test (issue 33). */
+        int stdout_fd;
+        int64_t stdout_limit_bytes;
 };
 
 enum lang_build {

@@ -29,6 +29,7 @@ void serve_request_free(struct serve_request *rq)
         free(rq->compare);
         free(rq->checker);
         free(rq->io_format);
+        free(rq->io_language);
         memset(rq, 0, sizeof(*rq));
 }
 
@@ -218,7 +219,8 @@ static int parse_judge(const cJSON *o, struct serve_request *rq, char *why, size
             get_positive(o, "time_scale", 1000, &rq->time_scale, why, why_len) < 0 ||
             get_str(o, "compare", false, &rq->compare, why, why_len) < 0 ||
             get_str(o, "checker", false, &rq->checker, why, why_len) < 0 ||
-            get_str(o, "io_format", false, &rq->io_format, why, why_len) < 0)
+            get_str(o, "io_format", false, &rq->io_format, why, why_len) < 0 ||
+            get_str(o, "language", false, &rq->io_language, why, why_len) < 0)
                 return -1;
         return 0;
 }

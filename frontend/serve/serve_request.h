@@ -42,10 +42,11 @@ struct serve_request {
         bool canonical;
         int jobs;                       /* 0 = the server's -j */
         /* io suites: sbx-run's --all-tests, --test-timeout, --time-scale,
-         * --compare, --checker, --io-format (0 / NULL: not given) */
+         * --compare, --checker, --io-format, --language (a sample's
+         * language when its line names none) (0 / NULL: not given) */
         bool all_tests;
         double test_timeout_s, time_scale;
-        char *compare, *checker, *io_format;
+        char *compare, *checker, *io_format, *io_language;
 };
 
 /* Parses one request line (pure, unit tested). On error returns -1 with

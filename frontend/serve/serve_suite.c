@@ -15,7 +15,7 @@
 #include "serve_suite.h"
 
 #define SUITE_CAPTURE_MAX (4 << 20)     /* the child's summary and errors */
-#define SUITE_REQUEST_ARGS 28       /* what a request adds: --suite S ... --io-format F */
+#define SUITE_REQUEST_ARGS 30       /* what a request adds: --suite S ... --language L */
 
 struct capture {
         int fd;
@@ -80,8 +80,8 @@ static int spawn_child(struct serve_suite *s, char **argv, struct sbx_err *err)
  * numbers of 16 bytes at most. */
 static void add_judge(const struct serve_request *rq, char **argv, size_t *n, char *numbers)
 {
-        const char *opts[] = { "--compare", "--checker", "--io-format" };
-        char *vals[] = { rq->compare, rq->checker, rq->io_format };
+        const char *opts[] = { "--compare", "--checker", "--io-format", "--language" };
+        char *vals[] = { rq->compare, rq->checker, rq->io_format, rq->io_language };
 
         if (rq->all_tests)
                 argv[(*n)++] = "--all-tests";
@@ -95,7 +95,7 @@ static void add_judge(const struct serve_request *rq, char **argv, size_t *n, ch
                 argv[(*n)++] = "--time-scale";
                 argv[(*n)++] = numbers + 16;
         }
-        for (size_t i = 0; i < 3; i++) {
+        for (size_t i = 0; i < 4; i++) {
                 if (vals[i]) {
                         argv[(*n)++] = (char *)opts[i];
                         argv[(*n)++] = vals[i];

@@ -86,6 +86,7 @@ struct suite_judge_opts {
         const char *compare;            /* NULL: each problem's (its harness's) */
         const char *checker;            /* NULL: each problem's, if it names one */
         const char *format;             /* NULL: each row's, by its fields */
+        const char *language;           /* --language: a sample's without its own; NULL: Python */
 };
 
 struct suite {

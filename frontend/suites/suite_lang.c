@@ -22,29 +22,62 @@ const struct lang_row *suite_language(const struct suite *s)
         return row && strcmp(row->name, "python") ? row : NULL;
 }
 
-int suite_lang_check(const struct suite *s, int64_t memory_bytes, struct sbx_err *err)
+/* The languages other than Python the suite's programs are in: its row's,
+ * or those its samples name (io), each once; their count, or -1 with err. */
+static int languages(const struct suite *s, const struct lang_row **rows, size_t max,
+                     struct sbx_err *err)
 {
         const struct lang_row *row = suite_language(s);
-        struct lang_opts o;
+        size_t n = 0;
 
-        if (!row)
-                return 0;
-        if (lang_opts_init(&o, err) < 0 || lang_check(row, o.tool_path, memory_bytes, err) < 0)
-                return sbx_err_wrap(err, "suite %s: ", s->def.name);
+        if (row || !s->ops->sample_language) {
+                rows[0] = row;
+                return row ? 1 : 0;
+        }
+        for (size_t i = 0; i < s->n_samples; i++) {
+                if (s->ops->sample_language(s, &s->samples[i], &row, err) < 0)
+                        return -1;
+                size_t k = 0;
+                while (k < n && rows[k] != row)
+                        k++;
+                if (row && k == n && n < max)
+                        rows[n++] = row;
+        }
+        return (int)n;
+}
+
+int suite_lang_check(const struct suite *s, int64_t memory_bytes, struct sbx_err *err)
+{
+        size_t max;
+        const struct lang_row *rows[32];
+        struct lang_opts o;
+        int n;
+
+        lang_rows(&max);
+        if ((n = languages(s, rows, max < 32 ? max : 32, err)) <= 0)
+                return n;
+        if (lang_opts_init(&o, err) < 0)
+                return -1;
+        for (int i = 0; i < n; i++)
+                if (lang_check(rows[i], o.tool_path, memory_bytes, err) < 0)
+                        return sbx_err_wrap(err, "suite %s: ", s->def.name);
         return 0;
 }
 
 int suite_lang_prepare(struct suite *s, struct sandbox *sb, const char *data_dir,
                        struct sbx_err *err)
 {
-        const struct lang_row *row = suite_language(s);
+        size_t max;
+        const struct lang_row *rows[32];
         struct lang_opts o;
+        int n;
 
-        if (!row)
-                return 0;
+        lang_rows(&max);
+        if ((n = languages(s, rows, max < 32 ? max : 32, err)) <= 0)
+                return n;
         if (lang_opts_init(&o, err) < 0)
                 return -1;
-        if (s->def.row->support_set &&
+        if (s->def.row && s->def.row->support_set &&
             asprintf(&s->support_dir, "%s/%s", data_dir, s->def.row->support_set) < 0) {
                 s->support_dir = NULL;
                 return sbx_fail_oom(err, "support");
@@ -53,9 +86,11 @@ int suite_lang_prepare(struct suite *s, struct sandbox *sb, const char *data_dir
         o.support_set = s->def.row->support_set;
         if (!(s->lang_jobs = calloc(s->n_samples + 1, sizeof(*s->lang_jobs))))
                 return sbx_fail_oom(err, "jobs");
-        if (lang_session_open(&s->lang, sb, &o, err) < 0 ||
-            lang_session_prepare(s->lang, row, err) < 0)
+        if (lang_session_open(&s->lang, sb, &o, err) < 0)
                 return sbx_err_wrap(err, "suite %s: ", s->def.name);
+        for (int i = 0; i < n; i++)
+                if (lang_session_prepare(s->lang, rows[i], err) < 0)
+                        return sbx_err_wrap(err, "suite %s: ", s->def.name);
         return 0;
 }
 

@@ -52,6 +52,13 @@ struct suite_ops {
          * defaults), handed to lang/'s build-then-run (suite_lang.c). */
         void (*lang_flags)(const struct suite *s, const struct suite_task *t,
                            const char *const **flags, const char *const **libs);
+        /* A kind whose samples each name their language (io: a line's
+         * "language", else --language): the sample's row of lang/, NULL
+         * for Python; -1 with err (the samples file and line) for a name
+         * lang/ does not know. suite_lang.c readies a session of builds for
+         * the languages the samples name. NULL: the row's language. */
+        int (*sample_language)(const struct suite *s, const struct suite_sample *smp,
+                               const struct lang_row **row, struct sbx_err *err);
         /* A problem in its benchmark's own form, read once as it is loaded
          * (io: APPS, CodeContests, LiveCodeBench rows...) into the kind's
          * data (t->kind_data, freed by free_problem), "task_id" set in the

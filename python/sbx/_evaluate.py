@@ -60,14 +60,18 @@ def _samples_path(samples, tmpdir):
     return path
 
 
+_IO_SUITES = ("codecontests", "apps", "taco", "livecodebench", "io")
+
+
 def _suite_name(suite, language):
     """("humaneval-x", "cpp") -> "humaneval-x-cpp", as sbx-run --suite
-    humaneval-x --language cpp."""
+    humaneval-x --language cpp. An io suite keeps its name: its language is
+    the request's (a sample's own "language" comes first)."""
     suite = os.fspath(suite)
-    if language is None:
+    if language is None or suite in _IO_SUITES:
         return suite
     if suite != "humaneval-x":
-        raise ValueError("language= goes with suite=\"humaneval-x\" (got %r): "
+        raise ValueError("language= goes with suite=\"humaneval-x\" or an io suite (got %r): "
                          "give the suite's own name instead" % suite)
     return "%s-%s" % (suite, language)
 
@@ -88,7 +92,8 @@ def evaluate_iter(suite, samples=None, problems=None, k=(1, 10, 100), jobs=None,
     "humaneval-x-cpp"); its programs are built in the sandbox first. The
     io suites (codecontests, apps, taco, livecodebench, io) take all_tests,
     test_timeout, time_scale, compare, checker and io_format, as sbx-run's
-    options of those names."""
+    options of those names, and language: the language of a sample without
+    a "language" of its own (sbx-run --language)."""
     suite = _suite_name(suite, language)
     args = [] if warm else ["--cold"]
     if jobs:
@@ -114,6 +119,8 @@ def evaluate_iter(suite, samples=None, problems=None, k=(1, 10, 100), jobs=None,
         req["timeout"] = float(timeout)
     if jobs:
         req["jobs"] = int(jobs)
+    if language is not None and os.fspath(suite) in _IO_SUITES:
+        req["language"] = str(language)
     io = dict(all_tests=all_tests, test_timeout=test_timeout, time_scale=time_scale,
               compare=compare, checker=checker, io_format=io_format)
     for key in _IO_FIELDS:

@@ -470,6 +470,28 @@ def test_evaluate_io_suite(tmp_path):
     assert ev.summary["passed"] == 2
 
 
+def test_evaluate_io_suite_language(tmp_path):
+    """language= is an io suite's --language: the samples without a
+    "language" of their own are C++; one with its own stays Python."""
+    need("g++")
+    cpp = ('#include <iostream>\n#include <map>\n#include <string>\nint main() {\n'
+           '    int n; std::cin >> n; std::map<std::string, int> a; std::string s;\n'
+           '    for (int i = 0; i < n; i++) { std::cin >> s; a[s]++; }\n'
+           '    int r = 0;\n'
+           '    for (int i = 0; i < n; i++) { std::cin >> s; if (a[s] > 0) a[s]--; else r++; }\n'
+           '    std::cout << r << "\\n";\n}\n')
+    ref = [json.loads(l) for l in open(REFERENCE) if json.loads(l)["task_id"] == "3"][0]
+    samples = [{"task_id": "3", "solution": cpp},
+               {"task_id": "3", "solution": "int main() { return x; }\n"},
+               {"task_id": "3", "solution": ref["solution"], "language": "python"}]
+    ev = sbx.evaluate_iter("codecontests", samples=samples, problems=CODECONTESTS, k=(1,), jobs=2,
+                           language="cpp", test_timeout=5)
+    records = sorted(ev, key=lambda r: r["sbx_index"])
+    assert [r["verdict"] for r in records] == ["accepted", "compile_error", "accepted"], records
+    assert [r["language"] for r in records] == ["cpp", "cpp", "python"]
+    assert records[0]["compile"]["status"] in ("compiled", "cached")
+
+
 def test_evaluate_bad_suite_raises(problems):
     with pytest.raises(SbxError):
         sbx.evaluate("no-such-suite", problems=problems)

@@ -147,8 +147,9 @@ static void io_suite_request_is_parsed(void **state)
         assert_int_equal(parse("{\"id\":1,\"type\":\"suite\",\"suite\":\"codecontests\","
                                "\"samples\":\"/s.jsonl\",\"all_tests\":true,\"test_timeout\":2.5,"
                                "\"time_scale\":3,\"compare\":\"floats:1e-4\",\"checker\":\"/c.py\","
-                               "\"io_format\":\"apps\"}", &rq, &id), 0);
+                               "\"io_format\":\"apps\",\"language\":\"cpp\"}", &rq, &id), 0);
         assert_true(rq.all_tests);
+        assert_string_equal(rq.io_language, "cpp");
         assert_true(rq.test_timeout_s == 2.5 && rq.time_scale == 3);
         assert_string_equal(rq.compare, "floats:1e-4");
         assert_string_equal(rq.checker, "/c.py");
@@ -160,6 +161,8 @@ static void io_suite_request_is_parsed(void **state)
                 "\"test_timeout\":0}", "\"test_timeout\" must be a number", true);
         refused("{\"id\":1,\"type\":\"suite\",\"suite\":\"io\",\"canonical\":true,"
                 "\"compare\":5}", "\"compare\" must be a string", true);
+        refused("{\"id\":1,\"type\":\"suite\",\"suite\":\"io\",\"canonical\":true,"
+                "\"language\":2}", "\"language\" must be a string", true);
 }
 
 static void malformed_json_is_refused(void **state)

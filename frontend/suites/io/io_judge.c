@@ -11,6 +11,7 @@
 
 #include "checker.h"
 #include "io_judge.h"
+#include "lang.h"
 #include "util.h"
 
 void io_judge_free(struct io_judge *j)
@@ -24,6 +25,7 @@ void io_judge_free(struct io_judge *j)
         free(j->scratch);
         free(j->checker_dir);
         free(j->program);
+        io_judge_lang_free(j);
         run_result_free(&j->kept);
         io_sample_free(&j->sample);
         cJSON_Delete(j->fields);
@@ -58,7 +60,9 @@ static enum verdict_kind kind_of(enum io_verdict v)
         }
 }
 
-/* The line's io fields: io_sample_to_json's, the comparison, the limit. */
+/* The line's io fields: io_sample_to_json's, the comparison, the limit,
+ * the language the program was run as (the table's name for the
+ * sample's "language", which it replaces: "c++" is recorded as "cpp"). */
 static int fields(struct io_judge *j)
 {
         const char *how = j->p->compare.kind == IO_CMP_CHECKER ? "checker" :
@@ -66,7 +70,8 @@ static int fields(struct io_judge *j)
 
         if (!(j->fields = cJSON_CreateObject()) || io_sample_to_json(&j->sample, j->fields) < 0 ||
             !cJSON_AddStringToObject(j->fields, "compare", how) ||
-            !cJSON_AddNumberToObject(j->fields, "time_limit_s", (double)j->limit_ms / 1000))
+            !cJSON_AddNumberToObject(j->fields, "time_limit_s", (double)j->limit_ms / 1000) ||
+            !cJSON_AddStringToObject(j->fields, "language", j->row ? j->row->name : "python"))
                 return -1;
         return 0;
 }
@@ -89,6 +94,8 @@ static int finish(struct io_judge *j, struct verdict *v, struct sbx_err *err)
         if (fields(j) < 0)
                 return sbx_fail_oom(err, "io result fields");
         v->extra = j->fields;
+        if (j->job)
+                io_judge_lang_verdict(j, v);
         if (j->have_kept) {
                 j->kept.duration_s = j->wall_s;
                 j->kept.cpu_s = j->cpu_s;
@@ -147,11 +154,39 @@ static int checker_ended(struct io_judge *j, struct run_result *res, struct sbx_
         return advance(j, tv, &j->test_run, run, v, err);
 }
 
+/* Another language's compile ran: test 0's run started (1), or no test
+ * at all (a compile error; the judge's when the compile could not run). */
+static int lang_build_ended(struct io_judge *j, struct run_result *res, struct sbx_run **run,
+                            struct verdict *v, struct sbx_err *err)
+{
+        int rc = io_judge_lang_next(j, res, run, err);
+
+        if (rc != 0) {
+                j->in_build = rc < 0;
+                return rc;
+        }
+        j->in_build = false;
+        keep(j, res, true, true);
+        if (io_judge_lang_compile_error(j)) {
+                io_judge_lang_why(j, j->why, sizeof(j->why));
+                io_sample_compile_error(&j->sample, j->why);
+        } else {
+                snprintf(j->why, sizeof(j->why), "the build did not finish: %s%s%s",
+                         run_status_name(j->kept.status), j->kept.detail[0] ? ": " : "",
+                         j->kept.detail);
+                j->kept.status = RUN_ERROR;
+                io_sample_record(&j->sample, 0, IO_V_JUDGE_ERROR, NULL, j->why);
+        }
+        return finish(j, v, err) < 0 ? -1 : 0;
+}
+
 /* The build ran: the tests, or no test at all (a compile error, or the
  * judge's when the build itself could not finish). */
 static int build_ended(struct io_judge *j, struct run_result *res, struct sbx_run **run,
                        struct verdict *v, struct sbx_err *err)
 {
+        if (j->job)
+                return lang_build_ended(j, res, run, v, err);
         j->in_build = false;
         if (res->status == RUN_OK)
                 return next(j, run, v, err);
@@ -202,21 +237,50 @@ int io_judge_step(struct io_judge *j, struct run_result *res, struct sbx_run **r
         return advance(j, tv, &r, run, v, err);
 }
 
+/* Another language's program: its build, or test 0's run from the
+ * cache's artifact, or the cache's compile error. */
+static int begin_lang(struct io_judge *j, const struct io_judge_program *prog,
+                      struct sbx_run **run, struct verdict *v, struct sbx_err *err)
+{
+        int rc;
+
+        if (j->p->call != IO_CALL_NONE) {
+                snprintf(j->why, sizeof(j->why), "a call-based problem (fn_name %.100s) calls a "
+                         "Python function: a %s program cannot be judged on it", j->p->fn_name,
+                         j->row->name);
+                io_sample_record(&j->sample, 0, IO_V_JUDGE_ERROR, NULL, j->why);
+                return finish(j, v, err) < 0 ? -1 : 0;
+        }
+        rc = io_judge_lang_start(j, prog, run, err);
+        if (rc < 0 && err->exit_code == SBX_EXIT_USAGE) {
+                /* test 0's input could not be given to it: the judge's error */
+                snprintf(j->why, sizeof(j->why), "the program could not be run: %.200s", err->msg);
+                *err = (struct sbx_err){ 0 };
+                io_sample_record(&j->sample, 0, IO_V_JUDGE_ERROR, NULL, j->why);
+                return finish(j, v, err) < 0 ? -1 : 0;
+        }
+        if (rc != 1)
+                return rc < 0 ? -1 : 1;
+        io_judge_lang_why(j, j->why, sizeof(j->why));
+        io_sample_compile_error(&j->sample, j->why);
+        return finish(j, v, err) < 0 ? -1 : 0;
+}
+
 int io_judge_begin(const struct suite_judge_opts *o, const struct io_problem *p,
-                   struct sandbox *sb, const char *workdir, const char *program_path,
+                   struct sandbox *sb, const struct io_judge_program *prog,
                    struct io_judge **out, struct sbx_run **run, struct verdict *v,
                    struct sbx_err *err)
 {
         struct io_judge *j = calloc(1, sizeof(*j));
         auto_free char *output = NULL;
-        const char *slash = strrchr(program_path, '/');
+        const char *slash = strrchr(prog->path, '/');
 
         if (!j)
                 return sbx_fail_oom(err, "io judge");
         *out = j;
-        *j = (struct io_judge){ .o = o, .p = p, .sb = sb, .workdir = workdir, .out_fd = -1,
-                                .limit_ms = io_judge_limit_ms(o, p) };
-        if (!(j->program = strdup(slash ? slash + 1 : program_path)) ||
+        *j = (struct io_judge){ .o = o, .p = p, .sb = sb, .workdir = prog->workdir, .out_fd = -1,
+                                .row = prog->row, .limit_ms = io_judge_limit_ms(o, p, prog->row) };
+        if (!(j->program = strdup(slash ? slash + 1 : prog->path)) ||
             io_sample_init(&j->sample, p->n_tests, o->all_tests) < 0)
                 return sbx_fail_oom(err, "io judge");
         j->files[0] = j->program;
@@ -231,6 +295,8 @@ int io_judge_begin(const struct suite_judge_opts *o, const struct io_problem *p,
         j->out_fd = open(output, O_RDWR | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
         if (j->out_fd < 0)
                 return sbx_fail_code(err, SBX_EXIT_SANDBOX, errno, "%s", output);
+        if (prog->row)
+                return begin_lang(j, prog, run, v, err);
         j->in_build = true;
         return io_judge_start_build(j, run, err);
 }

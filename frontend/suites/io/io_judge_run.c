@@ -16,10 +16,11 @@
 #include "limit.h"
 #include "util.h"
 
-int64_t io_judge_limit_ms(const struct suite_judge_opts *o, const struct io_problem *p)
+int64_t io_judge_limit_ms(const struct suite_judge_opts *o, const struct io_problem *p,
+                          const struct lang_row *row)
 {
         double scale = o->time_scale > 0 ? o->time_scale :
-                       p->format == IO_FORMAT_CODECONTESTS ? IO_CPP_LIMIT_SCALE : 1;
+                       p->format == IO_FORMAT_CODECONTESTS && !row ? IO_CPP_LIMIT_SCALE : 1;
 
         if (o->test_timeout_ms > 0)
                 return o->test_timeout_ms;
@@ -30,7 +31,7 @@ int64_t io_judge_limit_ms(const struct suite_judge_opts *o, const struct io_prob
 
 /* Room for a wrong program's flood and no more: 4 x the answer + 1 MiB,
  * at least IO_OUTPUT_MIN_CAP_BYTES. */
-static int64_t output_cap(const struct io_test *t)
+int64_t io_judge_output_cap(const struct io_test *t)
 {
         int64_t cap = 4 * (int64_t)t->output.len + (1LL << 20);
 
@@ -75,26 +76,40 @@ static void program_argv(const struct io_judge *j, const char **argv)
         argv[n] = NULL;
 }
 
+/* Python's run of a test: the runner on the program file. */
+static void python_spec(const struct io_judge *j, const char **argv, struct run_spec *spec)
+{
+        struct limit_derived lim = limit_derive(&(struct limit_ask){
+                .timeout_ms = j->limit_ms, .suite = true });
+
+        program_argv(j, argv);
+        *spec = (struct run_spec){
+                .argv = (char *const *)argv, .workdir = j->workdir, .private_workdir = true,
+                .workdir_files = j->files, .timeout_ms = lim.wall_ms, .cpu_limit_s = lim.cpu_s,
+                /* the problem's own limit, where below the session's --memory */
+                .memory_bytes = j->p->memory_limit_bytes,
+        };
+}
+
 int io_judge_start_test(struct io_judge *j, struct sbx_run **run, enum io_verdict *tv,
                         struct sbx_err *err)
 {
         const struct io_test *t = &j->p->tests[j->test];
         const char *argv[IO_RUNNER_MAX_ARGS];
-        struct limit_derived lim = limit_derive(&(struct limit_ask){
-                .timeout_ms = j->limit_ms, .suite = true });
+        struct run_spec spec;
 
         /* The same argv, environment, paths and cwd for every test: only
-         * the input differs (nothing else of the problem is in its sandbox). */
-        program_argv(j, argv);
-        struct run_spec spec = {
-                .argv = (char *const *)argv, .workdir = j->workdir, .private_workdir = true,
-                .workdir_files = j->files, .timeout_ms = lim.wall_ms, .cpu_limit_s = lim.cpu_s,
-                .stdin_path = t->input.path, .stdin_data = t->input.path ? NULL : t->input.text,
-                .stdin_len = t->input.path ? 0 : t->input.len,
-                .stdout_fd = j->out_fd, .stdout_limit_bytes = output_cap(t),
-                /* the problem's own limit, where below the session's --memory */
-                .memory_bytes = j->p->memory_limit_bytes,
-        };
+         * the input differs (nothing else of the problem is in its sandbox).
+         * Another language's: its built program's spec, limits and all. */
+        if (j->built)
+                spec = *j->built;
+        else
+                python_spec(j, argv, &spec);
+        spec.stdin_path = t->input.path;
+        spec.stdin_data = t->input.path ? NULL : t->input.text;
+        spec.stdin_len = t->input.path ? 0 : t->input.len;
+        spec.stdout_fd = j->out_fd;
+        spec.stdout_limit_bytes = io_judge_output_cap(t);
         if (!spec.stdin_path && !spec.stdin_data)
                 spec.stdin_data = "";
         if (ftruncate(j->out_fd, 0) < 0 || lseek(j->out_fd, 0, SEEK_SET) < 0)
@@ -226,12 +241,9 @@ enum io_verdict io_judge_compare(struct io_judge *j)
 /* An interpreter that ran out of its RLIMIT_AS ends its traceback with
  * MemoryError and exits 1: a judge's memory limit, as a kill near the
  * limit is the helper's. */
-static bool python_out_of_memory(const struct run_result *res)
+static bool python_out_of_memory(const char *s, size_t n, const struct run_result *res)
 {
-        const char *s = res->err.tail_len ? res->err.tail : res->err.data;
-        size_t n = res->err.tail_len ? res->err.tail_len : res->err.len;
-
-        if (res->returncode != 1 || !s)
+        if (res->returncode != 1)
                 return false;
         while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == '\r' || s[n - 1] == ' '))
                 n--;
@@ -239,6 +251,29 @@ static bool python_out_of_memory(const struct run_result *res)
         while (start > 0 && s[start - 1] != '\n')
                 start--;
         return n - start >= 11 && strncmp(s + start, "MemoryError", 11) == 0;
+}
+
+/* The other runtimes' words when an allocation fails under RLIMIT_AS
+ * (each then aborts or exits non-zero): C++'s uncaught std::bad_alloc, a
+ * JVM's OutOfMemoryError, Go's runtime, Rust's allocator, Node's heap. */
+static const char *const out_of_memory_words[] = {
+        "std::bad_alloc", "java.lang.OutOfMemoryError", "fatal error: runtime: out of memory",
+        "memory allocation of ", "JavaScript heap out of memory", NULL,
+};
+
+static bool out_of_memory(const struct run_result *res)
+{
+        const char *s = res->err.tail_len ? res->err.tail : res->err.data;
+        size_t n = res->err.tail_len ? res->err.tail_len : res->err.len;
+
+        if (!s || (res->returncode == 0 && !res->signal))
+                return false;
+        if (python_out_of_memory(s, n, res))
+                return true;
+        for (size_t i = 0; out_of_memory_words[i]; i++)
+                if (memmem(s, n, out_of_memory_words[i], strlen(out_of_memory_words[i])))
+                        return true;
+        return false;
 }
 
 void io_judge_run_of(const struct run_result *res, struct io_run *r)
@@ -251,7 +286,7 @@ void io_judge_run_of(const struct run_result *res, struct io_run *r)
                 r->end = IO_RUN_SETUP_ERROR;
         else if (res->status == RUN_TIMEOUT)
                 r->end = strcmp(res->detail, "cpu-limit") == 0 ? IO_RUN_CPU_LIMIT : IO_RUN_TIMEOUT;
-        else if (strcmp(res->detail, "memory-limit") == 0 || python_out_of_memory(res))
+        else if (strcmp(res->detail, "memory-limit") == 0 || out_of_memory(res))
                 r->end = IO_RUN_MEMORY_LIMIT;
         else
                 r->end = res->signal ? IO_RUN_SIGNALED : IO_RUN_EXITED;

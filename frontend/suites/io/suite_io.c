@@ -11,6 +11,7 @@
 #include "io.h"
 #include "io_judge.h"
 #include "io_summary.h"
+#include "lang.h"
 #include "suite_ops.h"
 
 #define CANONICAL_FIELD "reference_solution"      /* --canonical: "task 0 has no string ..." */
@@ -76,12 +77,58 @@ static void free_problem(void *data)
         free(data);
 }
 
-/* A sample is a whole program (Python until the language table lands). */
+/* CodeContests' own solutions name their language by its enum
+ * (contest_problem.proto: 1 PYTHON is Python 2, which sbx does not run). */
+static const char *codecontests_language(int n)
+{
+        static const char *const names[] = { [2] = "cpp", [3] = "python3", [4] = "java" };
+
+        return n >= 0 && n < (int)(sizeof(names) / sizeof(names[0])) ? names[n] : NULL;
+}
+
+/* The sample's language: its line's "language" (a name or alias of the
+ * language table, or CodeContests' number), else --language, else Python.
+ * *row NULL: Python, run by the io runner (warm where the session is). */
+static int sample_language(const struct suite *s, const struct suite_sample *smp,
+                           const struct lang_row **row, struct sbx_err *err)
+{
+        const cJSON *l = cJSON_GetObjectItemCaseSensitive(smp->fields, "language");
+        const char *name = s->judge.language;
+        char names[256];
+
+        *row = NULL;
+        if (cJSON_IsString(l))
+                name = l->valuestring;
+        else if (cJSON_IsNumber(l) && !(name = codecontests_language(l->valueint)))
+                return sbx_fail(err, 0, "%s:%ld: \"language\": %d: CodeContests' 2 (C++), 3 "
+                                "(Python 3) and 4 (Java) are run; %s", s->samples_path, smp->line,
+                                l->valueint, l->valueint == 1 ? "1 is Python 2" : "not one of them");
+        else if (l && !cJSON_IsNull(l) && !cJSON_IsString(l) && !cJSON_IsNumber(l))
+                return sbx_fail(err, 0, "%s:%ld: \"language\" is not a string", s->samples_path,
+                                smp->line);
+        if (!name)
+                return 0;
+        if (!(*row = lang_find(name))) {
+                lang_names(names, sizeof(names));
+                return sbx_fail(err, 0, "%s:%ld: language \"%.100s\": unknown (one of %s)",
+                                s->samples_path ? s->samples_path : "--language", smp->line, name,
+                                names);
+        }
+        if (!strcmp((*row)->name, "python"))
+                *row = NULL;
+        return 0;
+}
+
+/* A sample is a whole program, in its language (checked here: before
+ * anything runs, sbx-run --suite builds every sample's program). */
 static char *build(const struct suite *s, const struct suite_sample *smp, struct sbx_err *err)
 {
-        char *text = strdup(smp->code);
+        const struct lang_row *row;
+        char *text;
 
-        if (!text)
+        if (sample_language(s, smp, &row, err) < 0)
+                return NULL;
+        if (!(text = strdup(smp->code)))
                 sbx_fail_oom(err, "program");
         return text;
 }
@@ -91,9 +138,14 @@ static int judge_begin(const struct suite *s, const struct suite_sample *smp,
                        void **state, struct sbx_run **run, struct verdict *v, struct sbx_err *err)
 {
         const struct io_problem *p = s->tasks[smp->task].kind_data;
+        struct io_judge_program prog = {
+                .workdir = workdir, .path = program_path, .ls = s->lang, .source = smp->code,
+                .compile_timeout_ms = s->compile_timeout_ms,
+        };
 
-        return io_judge_begin(&s->judge, p, sb, workdir, program_path,
-                              (struct io_judge **)state, run, v, err);
+        if (sample_language(s, smp, &prog.row, err) < 0)
+                return -1;
+        return io_judge_begin(&s->judge, p, sb, &prog, (struct io_judge **)state, run, v, err);
 }
 
 static int judge_step(void *state, struct run_result *res, struct sbx_run **run,
@@ -113,6 +165,7 @@ const struct suite_ops suite_io_ops = {
         .required_fields = required,
         .canonical_field = CANONICAL_FIELD,
         .build_program = build,
+        .sample_language = sample_language,
         .read_problem = read_problem,
         .free_problem = free_problem,
         .judge_begin = judge_begin,
