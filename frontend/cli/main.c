@@ -1,6 +1,9 @@
 /* sbx-run: parse, dispatch, turn errors into a message and an exit code. */
+#include <errno.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -58,6 +61,25 @@ static int run_file(struct cli_opts *o)
         return row ? run_cli_lang(o, row) : run_cli_file(o);
 }
 
+/* sbx-run's own soft RLIMIT_CPU (prlimit --cpu=N:unlimited, a batch
+ * system's): its zygotes inherit it and retire before it (docs/warm.md),
+ * but sbx-run's own CPU grows with the number of samples, and its SIGXCPU
+ * would kill it half way through a suite, with runs in flight. A handler,
+ * not SIG_IGN, so that exec resets it and no run inherits it; the hard
+ * limit still ends sbx-run. */
+static void on_own_cpu_limit(int sig)
+{
+        (void)sig;
+}
+
+static int survive_own_cpu_limit(void)
+{
+        struct sigaction sa = { .sa_handler = on_own_cpu_limit, .sa_flags = SA_RESTART };
+
+        sigemptyset(&sa.sa_mask);
+        return sigaction(SIGXCPU, &sa, NULL);
+}
+
 int main(int argc, char **argv)
 {
         struct cli_opts opts;
@@ -65,6 +87,10 @@ int main(int argc, char **argv)
         int rc;
 
         sbx_trace_init();
+        if (survive_own_cpu_limit() < 0) {
+                fprintf(stderr, "sbx-run: sigaction(SIGXCPU): %s\n", strerror(errno));
+                return SBX_EXIT_SANDBOX;
+        }
         if (http_launch_wanted(argc, argv))
                 return http_launch(argc, argv);
         if (cli_parse(argc, argv, &opts, &err) < 0 || prepare_jobs(&opts, &err) < 0) {

@@ -5,7 +5,9 @@
 # SIGTERM outside its ppoll, and a blocked mask survives fork and exec: a
 # candidate that inherited it could not be stopped by SIGTERM, nor stop
 # the children it starts with terminate(). Checked per tier, for --file
-# runs, cold suite samples and warm ones.
+# runs, cold suite samples and warm ones. And sbx-run outlives its own
+# SIGXCPU (a soft CPU limit of its own, which its zygotes retire before):
+# it catches it, and its runs start without the handler (above).
 . "$(dirname "$0")/../lib/lib.sh"
 require_test_root
 HE=$SBX_DATA/humaneval
@@ -44,4 +46,20 @@ for tier in helper bwrap unshare unshare-root rlimit; do
                 fi
         done
 done
+
+# SIGXCPU to a running sbx-run (as its own soft RLIMIT_CPU sends it): the
+# run goes on and sbx-run exits with the program's status, not killed.
+printf 'import time\ntime.sleep(2)\nprint("slept")\n' > "$D/xcpu.py"
+chmod 0644 "$D/xcpu.py"
+sbx -q --tier helper --file "$D/xcpu.py" > "$D/xcpu.out" 2> "$D/xcpu.err" &
+xpid=
+for _ in $(seq 50); do
+        xpid=$(pgrep -u "$SBX_TEST_USER" -f "^$SBX_RUN -q --tier helper --file $D/xcpu.py" | head -1)
+        [ -n "$xpid" ] && break
+        sleep 0.1
+done
+[ -n "$xpid" ] && kill -XCPU "$xpid"
+rc=0; wait $! || rc=$?
+is "sbx-run outlives a SIGXCPU (pid ${xpid:-none}): exit 0, the run's output" "$rc $(cat "$D/xcpu.out")" "0 slept" ||
+        diag "$(cat "$D/xcpu.err")"
 done_testing
