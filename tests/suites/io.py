@@ -85,6 +85,12 @@ sample("call-apps-class", "call-apps", "class Solution:\n    def add(self, a, b)
        "        return a + b\n", "accepted")           # List: APPS's header imports it
 sample("call-apps-wrong", "call-apps", "def add(a, b):\n    return a - b\n", "wrong_answer", 0)
 sample("call-apps-raises", "call-apps", "def add(a, b):\n    return a / 0\n", "runtime_error", 0)
+# APPS's testing_util gives a dict first argument int keys where they all
+# are ints (JSON made them strings), then passes it alone: so does sbx
+problem("call-apps-dict", [('[{"1": 10, "2": 20}]', "[30]"), ('[{"1": 5}, 7]', "[5]"),
+                           ('[{"x": 1}]', "[1]")], fn_name="total", call="apps")
+sample("call-apps-int-keys", "call-apps-dict", "def total(d, extra=0):\n"
+       "    return d[1] + d.get(2, 0) + extra if 1 in d else d['x']\n", "accepted")
 problem("call-lcb", [("[2,7,11,15]\n9", "[0, 1]"), ("[3,2,4]\n6", "[1, 2]")], fn_name="twoSum", call="lcb")
 sample("call-lcb-leetcode", "call-lcb", """class Solution:
     def twoSum(self, nums: List[int], target: int) -> List[int]:

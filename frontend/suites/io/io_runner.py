@@ -10,8 +10,10 @@
 #   --call STYLE FN    a call-based problem: the program runs as module
 #                      tmp_sol (not __main__), then FN (Solution().FN when
 #                      it has a class Solution) is called with the
-#                      arguments on stdin (apps: one JSON list; lcb: one
-#                      JSON value a line) and its value printed as JSON
+#                      arguments on stdin (apps: one JSON list, a dict
+#                      first argument with its keys made ints where all
+#                      are, as APPS's testing_util; lcb: one JSON value a
+#                      line) and its value printed as JSON
 # Fixed code, never program text: the warm zygote compiles it once.
 import sys
 PRELUDES = {
@@ -36,6 +38,14 @@ def _sbx_call(mod, code, style, fn):
     import json
     text = sys.stdin.read()
     args = json.loads(text) if style == 'apps' else [json.loads(l) for l in text.rstrip('\n').split('\n')]
+    if style == 'apps':
+        # APPS's testing_util: a dict first argument gets int keys back
+        # (JSON made them strings), and is then the only argument
+        try:
+            if isinstance(args[0], dict):
+                args = [{int(k): v for k, v in args[0].items()}]
+        except Exception:
+            pass
     target = getattr(mod.Solution(), fn) if 'class Solution' in code else getattr(mod, fn)
     value = target(*args)
     if isinstance(value, tuple):
