@@ -7,6 +7,7 @@
 
 #include "sha256.h"
 #include "suite_info.h"
+#include "suite_ops.h"
 #include "util.h"
 
 static int add_file(cJSON *sum, const char *key, const char *path, const char *format,
@@ -72,7 +73,19 @@ int suite_add_run_info(cJSON *sum, const struct run_info *ri, struct sbx_err *er
 
 /* ---- --dump ---- */
 
-static int dump_one(const char *dir, const char *task_id, size_t index,
+/* A program's file ending: its language's (HumanEval-X's row's, an io
+ * sample's own), else Python's. */
+static const char *ending(const struct suite *s, const struct suite_sample *smp)
+{
+        const struct lang_row *row = suite_language(s);
+        struct sbx_err ignored = { 0 };
+
+        if (!row && s->ops->sample_language && s->ops->sample_language(s, smp, &row, &ignored) < 0)
+                row = NULL;
+        return row && row->extensions[0] ? row->extensions[0] : ".py";
+}
+
+static int dump_one(const char *dir, const char *task_id, size_t index, const char *ext,
                     const char *text, struct sbx_err *err)
 {
         auto_free char *safe = strdup(task_id), *path = NULL;
@@ -84,7 +97,7 @@ static int dump_one(const char *dir, const char *task_id, size_t index,
                         *p = '_';
         if (safe[0] == '.')
                 safe[0] = '_';
-        if (asprintf(&path, "%s/%s_%zu.py", dir, safe, index) < 0)
+        if (asprintf(&path, "%s/%s_%zu%s", dir, safe, index, ext) < 0)
                 return sbx_fail_oom(err, "dump");
         auto_fd fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
         if (fd < 0 || sbx_write_all(fd, text, strlen(text)) < 0)
@@ -104,11 +117,13 @@ int suite_dump_programs(const struct suite *s, const bool *task_on,
                 if (!task_on[smp->task] || !suite_in_shard(i, m->shard_index, m->shard_count))
                         continue;
                 auto_free char *program = suite_build_program(s, smp, err);
-                if (!program || dump_one(dir, s->tasks[smp->task].task_id, i, program, err) < 0)
+                if (!program || dump_one(dir, s->tasks[smp->task].task_id, i, ending(s, smp),
+                                         program, err) < 0)
                         return -1;
                 written++;
         }
-        printf("wrote %zu programs to %s (<task>_<sample index>.py; nothing was run)\n",
+        printf("wrote %zu programs to %s (<task>_<sample index>.py, or the language's "
+               "ending; nothing was run)\n",
                written, dir);
         return 0;
 }

@@ -188,6 +188,12 @@ assert a["verdict"] == "accepted" and a["compile"]["status"] == "cached" and a["
 assert n["verdict"] == "accepted" and n["language"] == "cpp", n
 assert e["verdict"] == "compile_error" and e["compile"]["cached"] is True, e["compile"]' "$D/again-results.jsonl"
 
+# --dump writes each program with its language's ending, running nothing.
+sbx "$D/dump-results.jsonl" "$D/samples.jsonl" --dump "$D/dump"
+check "--dump: each program with its language's ending (rc $rc: $(ls "$D/dump" 2>/dev/null | head -8 | tr '\n' ' '))" \
+        bash -c '[ "$1" = 0 ] && [ -f "$2/3_0.cpp" ] && [ -f "$2/3_6.py" ] && grep -q "std::cin" "$2/3_0.cpp"' \
+        _ "$rc" "$D/dump"
+
 # A language sbx does not know: refused before anything runs, naming the line.
 printf '%s\n' '{"task_id": "3", "solution": "x", "language": "cobol"}' > "$D/bad.jsonl"
 chmod 0644 "$D/bad.jsonl"
