@@ -188,6 +188,16 @@ assert a["verdict"] == "accepted" and a["compile"]["status"] == "cached" and a["
 assert n["verdict"] == "accepted" and n["language"] == "cpp", n
 assert e["verdict"] == "compile_error" and e["compile"]["cached"] is True, e["compile"]' "$D/again-results.jsonl"
 
+# --canonical's reference solutions are Python's, whatever --language says.
+printf '%s\n' '{"task_id": "c", "tests": [{"input": "2 3\n", "output": "5\n"}], "canonical_solution": "print(sum(map(int, input().split())))\n"}' \
+        > "$D/canon.jsonl"; chmod 0644 "$D/canon.jsonl"
+rc=0
+as_user env SBX_HELPER="$SBX_HELPER" SBX_CACHE="$D/cache-$tier" "$SBX_RUN" --tier "$tier" --no-progress \
+        --suite io --problems "$D/canon.jsonl" --canonical --language cpp --out "$D/canon_results.jsonl" \
+        > /dev/null 2> "$D/err" || rc=$?
+check "--canonical --language cpp: the reference solution runs as Python, accepted (rc $rc)" \
+        grep -q '"verdict": *"accepted"' "$D/canon_results.jsonl"
+
 # --dump writes each program with its language's ending, running nothing.
 sbx "$D/dump-results.jsonl" "$D/samples.jsonl" --dump "$D/dump"
 check "--dump: each program with its language's ending (rc $rc: $(ls "$D/dump" 2>/dev/null | head -8 | tr '\n' ' '))" \

@@ -88,12 +88,14 @@ static const char *codecontests_language(int n)
 
 /* The sample's language: its line's "language" (a name or alias of the
  * language table, or CodeContests' number), else --language, else Python.
+ * --canonical's reference solutions are Python (CodeContests' first Python
+ * 3 solution, APPS's, sbx's canonical_solution): --language is not theirs.
  * *row NULL: Python, run by the io runner (warm where the session is). */
 static int sample_language(const struct suite *s, const struct suite_sample *smp,
                            const struct lang_row **row, struct sbx_err *err)
 {
         const cJSON *l = cJSON_GetObjectItemCaseSensitive(smp->fields, "language");
-        const char *name = s->judge.language;
+        const char *name = s->canonical ? NULL : s->judge.language;
         char names[256];
 
         *row = NULL;
