@@ -188,6 +188,25 @@ assert a["verdict"] == "accepted" and a["compile"]["status"] == "cached" and a["
 assert n["verdict"] == "accepted" and n["language"] == "cpp", n
 assert e["verdict"] == "compile_error" and e["compile"]["cached"] is True, e["compile"]' "$D/again-results.jsonl"
 
+# A C++ cheat (tests/suites/io-lang/cheat.cpp) looks for the problem file
+# and for fds sbx-run left open: in the helper and bwrap tiers it finds
+# neither (wrong_answer); in the unshare tier, which shows the host's
+# files, it reads the problem file (runtime_error): the check can fail.
+"$HOST_PY" - "$S/cheat.cpp" "$CC/code_eval_code_contests.jsonl" > "$D/cheat.jsonl" <<'PY'
+import json, sys
+src = open(sys.argv[1]).read().replace("open(PROBLEMS", "open(%s" % json.dumps(sys.argv[2]))
+print(json.dumps({"task_id": "3", "sample": "cheat", "language": "cpp", "solution": src}))
+PY
+chmod 0644 "$D/cheat.jsonl"
+for t in $tiers unshare; do
+        tier=$t sbx "$D/cheat-$t.jsonl" "$D/cheat.jsonl"
+        want=wrong_answer; [ "$t" = unshare ] && want=runtime_error
+        check "$t: the C++ cheat: $want (rc $rc)" \
+                grep -q "\"verdict\": *\"$want\"" "$D/cheat-$t.jsonl"
+done
+[ "$want" = runtime_error ] && check "unshare: ... because it read the problem file" \
+        grep -q "read the problem file" "$D/cheat-unshare.jsonl"
+
 # --canonical's reference solutions are Python's, whatever --language says.
 printf '%s\n' '{"task_id": "c", "tests": [{"input": "2 3\n", "output": "5\n"}], "canonical_solution": "print(sum(map(int, input().split())))\n"}' \
         > "$D/canon.jsonl"; chmod 0644 "$D/canon.jsonl"
