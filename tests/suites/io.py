@@ -47,6 +47,10 @@ sample("syntax-error", "sum", "print(1 +\n", "compile_error")
 problem("small-memory", [("", "ok\n")], memory_limit_bytes=200 << 20)
 sample("under-its-memory", "small-memory", "x = bytearray(50 << 20)\nprint('ok')\n", "accepted")
 sample("over-its-memory", "small-memory", "x = bytearray(400 << 20)\nprint('ok')\n", "memory_limit", 0)
+# A problem's own limit above --memory 1G: --memory is the user's ceiling.
+problem("big-memory", [("", "ok\n")], memory_limit_bytes=4 << 30)
+sample("over-the-session-memory", "big-memory", "x = bytearray(1536 << 20)\nprint('ok')\n",
+       "memory_limit", 0)
 sample("sys-exit-0-before-answer", "sum", "raise SystemExit(0)\n" + SUM, "wrong_answer", 0)
 
 # A test given as files (sbx's own form): input_file, output_file.

@@ -113,6 +113,11 @@ int64_t io_judge_limit_ms(const struct suite_judge_opts *o, const struct io_prob
                           const struct lang_row *row);
 /* A test's stdout cap. */
 int64_t io_judge_output_cap(const struct io_test *t);
+/* A run's address space: want (a problem's limit, with a runtime's reserve)
+ * where it is below the session's --memory, else the session's (0). The
+ * engine gives a run what its spec asks, more too: --memory is the user's
+ * ceiling, which no problem lifts. */
+int64_t io_judge_memory(const struct sandbox *sb, int64_t want);
 
 /* ---- io_judge_lang.c: a program of another language, built by lang/ ---- */
 

@@ -14,7 +14,8 @@
 /* Address-space limits count what a runtime reserves, not what it uses:
  * a JVM gets the problem's limit as its heap (-Xmx) and its reserve beside
  * it, Go and Node their measured floor (lang_table.c) on top of the
- * limit; a native program the limit itself. 0: the session's. */
+ * limit; a native program the limit itself; all cut to --memory
+ * (io_judge_memory). 0: the session's. */
 static int64_t program_memory(const struct lang_row *row, int64_t limit)
 {
         if (limit <= 0)
@@ -31,7 +32,8 @@ int io_judge_lang_start(struct io_judge *j, const struct io_judge_program *prog,
         struct lang_program lp = {
                 .row = prog->row, .source = prog->source, .source_len = strlen(prog->source),
                 .timeout_ms = lim.wall_ms, .cpu_limit_s = lim.cpu_s,
-                .memory_bytes = program_memory(prog->row, j->p->memory_limit_bytes),
+                .memory_bytes = io_judge_memory(j->sb, program_memory(prog->row,
+                                                                     j->p->memory_limit_bytes)),
                 .compile_timeout_ms = prog->compile_timeout_ms,
                 .stdin_path = t->input.path,
                 .stdin_data = t->input.path ? NULL : t->input.text ? t->input.text : "",

@@ -29,6 +29,13 @@ int64_t io_judge_limit_ms(const struct suite_judge_opts *o, const struct io_prob
         return o->timeout_ms > 0 ? o->timeout_ms : DEFAULT_TIMEOUT_MS;
 }
 
+int64_t io_judge_memory(const struct sandbox *sb, int64_t want)
+{
+        long long session = sandbox_memory_bytes(sb);
+
+        return want > 0 && (session < 0 || want < session) ? want : 0;
+}
+
 /* Room for a wrong program's flood and no more: 4 x the answer + 1 MiB,
  * at least IO_OUTPUT_MIN_CAP_BYTES. */
 int64_t io_judge_output_cap(const struct io_test *t)
@@ -87,7 +94,7 @@ static void python_spec(const struct io_judge *j, const char **argv, struct run_
                 .argv = (char *const *)argv, .workdir = j->workdir, .private_workdir = true,
                 .workdir_files = j->files, .timeout_ms = lim.wall_ms, .cpu_limit_s = lim.cpu_s,
                 /* the problem's own limit, where below the session's --memory */
-                .memory_bytes = j->p->memory_limit_bytes,
+                .memory_bytes = io_judge_memory(j->sb, j->p->memory_limit_bytes),
         };
 }
 
