@@ -19,9 +19,9 @@ crates prebuilt once with cargo. --mode upstream runs Go's `go test
 main_test.go` and Rust's `cargo check` + `cargo test` in a cargo project, as
 upstream does; the two modes must give the same verdicts. --mode sbx is
 split with sbx's own flags and environment (frontend/lang/lang_table.c:
-the JVM's flags on javac and java, -Xmx the default 4 GiB less 512 MiB;
-GOMAXPROCS=2): the bare loop bench/humanevalx-bench.sh holds sbx to. Run it as a
-normal user: it works in a fresh temporary directory, removed at the end
+the JVM's flags on javac and java, -Xmx the default 4 GiB less 768 MiB,
+MALLOC_ARENA_MAX=2; Rust's -C strip=debuginfo; GOMAXPROCS=2): the bare
+loop bench/humanevalx-bench.sh holds sbx to. Run it as a normal user: it works in a fresh temporary directory, removed at the end
 (--keep keeps it), and never touches $HOME (GOCACHE, CARGO_HOME and the
 JVM's files go there too).
 """
