@@ -46,20 +46,36 @@ static int languages(const struct suite *s, const struct lang_row **rows, size_t
         return (int)n;
 }
 
-int suite_lang_check(const struct suite *s, int64_t memory_bytes, struct sbx_err *err)
+#define MAX_LANGUAGES 32
+
+/* The languages other than Python a suite needs, and the options to build
+ * them with (the tool path). */
+struct suite_langs {
+        const struct lang_row *rows[MAX_LANGUAGES];
+        int n;
+        struct lang_opts o;
+};
+
+/* 1 with *l set; 0: Python only; -1 with err. */
+static int suite_langs(const struct suite *s, struct suite_langs *l, struct sbx_err *err)
 {
         size_t max;
-        const struct lang_row *rows[32];
-        struct lang_opts o;
-        int n;
 
         lang_rows(&max);
-        if ((n = languages(s, rows, max < 32 ? max : 32, err)) <= 0)
-                return n;
-        if (lang_opts_init(&o, err) < 0)
-                return -1;
-        for (int i = 0; i < n; i++)
-                if (lang_check(rows[i], o.tool_path, memory_bytes, err) < 0)
+        if ((l->n = languages(s, l->rows, max < MAX_LANGUAGES ? max : MAX_LANGUAGES, err)) <= 0)
+                return l->n;
+        return lang_opts_init(&l->o, err) < 0 ? -1 : 1;
+}
+
+int suite_lang_check(const struct suite *s, int64_t memory_bytes, struct sbx_err *err)
+{
+        struct suite_langs l;
+        int rc = suite_langs(s, &l, err);
+
+        if (rc <= 0)
+                return rc;
+        for (int i = 0; i < l.n; i++)
+                if (lang_check(l.rows[i], l.o.tool_path, memory_bytes, err) < 0)
                         return sbx_err_wrap(err, "suite %s: ", s->def.name);
         return 0;
 }
@@ -67,29 +83,24 @@ int suite_lang_check(const struct suite *s, int64_t memory_bytes, struct sbx_err
 int suite_lang_prepare(struct suite *s, struct sandbox *sb, const char *data_dir,
                        struct sbx_err *err)
 {
-        size_t max;
-        const struct lang_row *rows[32];
-        struct lang_opts o;
-        int n;
+        struct suite_langs l;
+        int rc = suite_langs(s, &l, err);
 
-        lang_rows(&max);
-        if ((n = languages(s, rows, max < 32 ? max : 32, err)) <= 0)
-                return n;
-        if (lang_opts_init(&o, err) < 0)
-                return -1;
+        if (rc <= 0)
+                return rc;
         if (s->def.row && s->def.row->support_set &&
             asprintf(&s->support_dir, "%s/%s", data_dir, s->def.row->support_set) < 0) {
                 s->support_dir = NULL;
                 return sbx_fail_oom(err, "support");
         }
-        o.support_dir = s->support_dir;
-        o.support_set = s->def.row->support_set;
+        l.o.support_dir = s->support_dir;
+        l.o.support_set = s->def.row ? s->def.row->support_set : NULL;
         if (!(s->lang_jobs = calloc(s->n_samples + 1, sizeof(*s->lang_jobs))))
                 return sbx_fail_oom(err, "jobs");
-        if (lang_session_open(&s->lang, sb, &o, err) < 0)
+        if (lang_session_open(&s->lang, sb, &l.o, err) < 0)
                 return sbx_err_wrap(err, "suite %s: ", s->def.name);
-        for (int i = 0; i < n; i++)
-                if (lang_session_prepare(s->lang, rows[i], err) < 0)
+        for (int i = 0; i < l.n; i++)
+                if (lang_session_prepare(s->lang, l.rows[i], err) < 0)
                         return sbx_err_wrap(err, "suite %s: ", s->def.name);
         return 0;
 }
