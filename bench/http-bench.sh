@@ -44,7 +44,6 @@ chmod -R a+rX "$work"
 
 user() { as_bench_user "$work" "$@"; }
 now() { date +%s.%N; }
-median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR + 1) / 2)]}'; }
 field() { "$py" -c 'import json,sys; d=json.loads(sys.stdin.read()); print(eval(sys.argv[1], {}, d))' "$1"; }
 
 # server NAME ARGS...: sbx-run --http as the test user; sets url and srv_pid.

@@ -38,7 +38,6 @@ cp "$repo/bench/humanevalx-plain.py" "$work/"
 chown -R "$SBX_TEST_USER:" "$work"
 chmod -R a+rX "$work"
 
-median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR + 1) / 2)]}'; }
 ratio() { echo "$1 / $2" | bc -l; }
 # timed CMD...: runs CMD as the test user, sets wall_s and cpu_s (user +
 # system of CMD and every descendant waited for: the sandboxes' processes

@@ -33,8 +33,6 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"; teardown_root' EXIT
 
 user() { as_bench_user "$work" "$@"; }
-load() { cut -d' ' -f1 /proc/loadavg; }
-median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR + 1) / 2)]}'; }
 
 # Each variant prints "WALL TESTS": seconds, and the test runs it made.
 v_loop() {
@@ -60,30 +58,11 @@ v_warm_bwrap() { sbx_suite bwrap --warm; }
 v_cold() { sbx_suite helper --cold; }
 
 echo "io-bench: $rounds rounds, -j$jobs, variants: $variants (load $(load))"
-order=($variants)
-for r in $(seq "$rounds"); do
-        seq_=("${order[@]}")
-        if [ $((r % 2)) = 0 ]; then
-                seq_=(); for ((i = ${#order[@]} - 1; i >= 0; i--)); do seq_+=("${order[i]}"); done
-        fi
-        for v in "${seq_[@]}"; do
-                l0=$(load)
-                read -r wall tests < <("v_${v//-/_}")
-                echo "$wall $tests" >> "$out/$v"
-                printf 'io-bench: round %d %-10s %8.2f s  %5d test runs  %6.1f tests/s  (load %s -> %s)\n' \
-                        "$r" "$v" "$wall" "$tests" "$(echo "$tests / $wall" | bc -l)" "$l0" "$(load)"
-        done
-done
-base=$(cut -d' ' -f1 "$out/loop" 2>/dev/null | median || true)
-for v in $variants; do
-        m=$(cut -d' ' -f1 "$out/$v" | median)
-        n=$(cut -d' ' -f2 "$out/$v" | sort -u | tr '\n' ' ')
-        line=$(printf 'io-bench: %-10s median %8.2f s, %s test runs, %6.1f tests/s' "$v" "$m" "$n" \
-                "$(echo "$(cut -d' ' -f2 "$out/$v" | head -1) / $m" | bc -l)")
-        if [ -n "$base" ] && [ "$v" != loop ]; then
-                ratio=$(echo "$m / $base" | bc -l)
-                line+=$(printf ', %.2f x the loop' "$ratio")
-                [ "$v" = warm ] && line+=$(echo "$ratio <= $goal" | bc -l | sed 's/1/ (goal <= 1.2: met)/; s/0/ (goal <= 1.2: NOT met)/')
-        fi
-        echo "$line"
-done
+bench_rounds io-bench "$rounds" "$out" $variants
+bench_summary io-bench "$out" $variants
+# the goal: sbx warm, per test run, within 1.2x the bare loop
+if [ -s "$out/loop" ] && [ -s "$out/warm" ]; then
+        ratio=$(echo "$(cut -d' ' -f1 "$out/warm" | median) / $(cut -d' ' -f1 "$out/loop" | median)" | bc -l)
+        printf 'io-bench: warm %.2f x the loop: goal <= %s %s\n' "$ratio" "$goal" \
+                "$(echo "$ratio <= $goal" | bc -l | sed 's/1/met/; s/0/NOT met/')"
+fi

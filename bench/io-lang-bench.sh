@@ -46,8 +46,6 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"; teardown_root' EXIT
 
 user() { as_bench_user "$work" "$@"; }
-load() { cut -d' ' -f1 /proc/loadavg; }
-median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR + 1) / 2)]}'; }
 user g++ -std=c++17 -O2 -o prog accepted.cpp
 
 # Each variant prints "WALL TESTS".
@@ -82,28 +80,5 @@ v_bwrap() { sbx_suite bwrap; }
 # the compile cache filled before the rounds: the builds are not what is timed
 v_cold > /dev/null
 echo "io-lang-bench: $rounds rounds, -j$jobs, $samples C++ samples, variants: $variants (load $(load))"
-order=($variants)
-for r in $(seq "$rounds"); do
-        seq_=("${order[@]}")
-        if [ $((r % 2)) = 0 ]; then
-                seq_=(); for ((i = ${#order[@]} - 1; i >= 0; i--)); do seq_+=("${order[i]}"); done
-        fi
-        for v in "${seq_[@]}"; do
-                l0=$(load)
-                read -r wall tests < <("v_$v")
-                echo "$wall $tests" >> "$out/$v"
-                printf 'io-lang-bench: round %d %-6s %8.2f s  %5d test runs  %7.1f tests/s  (load %s -> %s)\n' \
-                        "$r" "$v" "$wall" "$tests" "$(echo "$tests / $wall" | bc -l)" "$l0" "$(load)"
-        done
-done
-base=$(cut -d' ' -f1 "$out/loop" 2>/dev/null | median || true)
-for v in $variants; do
-        m=$(cut -d' ' -f1 "$out/$v" | median)
-        n=$(cut -d' ' -f2 "$out/$v" | head -1)
-        line=$(printf 'io-lang-bench: %-6s median %8.2f s, %s test runs, %7.1f tests/s' "$v" "$m" "$n" \
-                "$(echo "$n / $m" | bc -l)")
-        if [ -n "$base" ] && [ "$v" != loop ]; then
-                line+=$(printf ', %.2f x the loop' "$(echo "$m / $base" | bc -l)")
-        fi
-        echo "$line"
-done
+bench_rounds io-lang-bench "$rounds" "$out" $variants
+bench_summary io-lang-bench "$out" $variants

@@ -57,7 +57,6 @@ chmod -R a+rX "$work"
 
 user() { as_bench_user "$work" "$@"; }
 now() { date +%s.%N; }
-median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR + 1) / 2)]}'; }
 
 pool_run() { user env SBX_RUN="$SBX_RUN" "$py" pool.py "$jobs"; }
 suite_run() {

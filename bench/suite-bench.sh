@@ -22,7 +22,6 @@ user() { as_bench_user "$work" "$@"; }
 now() { date +%s.%N; }
 # wall CMD...: seconds CMD took (as the test user); fails if CMD fails.
 wall() { local t0; t0=$(now); user "$@" > /dev/null; echo "$(now) - $t0" | bc -l; }
-median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR + 1) / 2)]}'; }
 
 bare_loop() {
         user sh -c "ls programs/*.py | xargs -P $jobs -n 1 timeout 3 $py > /dev/null"

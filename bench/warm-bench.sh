@@ -49,8 +49,6 @@ trap 'rm -rf "$out"; teardown_root' EXIT
 
 user() { as_bench_user "$work" "$@"; }
 now() { date +%s.%N; }
-load() { cut -d' ' -f1 /proc/loadavg; }
-median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR + 1) / 2)]}'; }
 # run_variant NAME ROUND: the variant's "WALL PASSED", then the CPU seconds
 # (user + system) of everything it ran and reaped, from the `times` of the
 # subshell it runs in (a fresh fork: its children's times start at 0).

@@ -9,6 +9,12 @@
 # as_bench_user DIR CMD...: runs CMD in DIR as the test user, clean env.
 # humaneval_programs WORK: WORK/HumanEval.jsonl.gz and WORK/programs/pNNN.py,
 # HumanEval's 164 programs as sbx-run builds them, readable by the test user.
+# load, median: the load average now; the median of the numbers on stdin.
+# bench_rounds NAME ROUNDS OUT VARIANT...: runs v_VARIANT (- as _), which
+# prints "WALL TESTS", once a round for each variant, in reverse order every
+# other round (so neither goes first always); appends to OUT/VARIANT.
+# bench_summary NAME OUT VARIANT...: each variant's median, test runs,
+# tests/s and, beside a variant "loop", its ratio to the loop's median.
 build=${BUILD:-build}; case $build in /*) ;; *) build=$repo/$build ;; esac
 timerun=${TIMERUN:-$build/bench/timerun}; case $timerun in /*) ;; *) timerun=$repo/$timerun ;; esac
 py=/usr/bin/python3
@@ -74,4 +80,40 @@ for i, l in enumerate(gzip.open(sys.argv[1], "rt")):
 PY
         chown -R "$SBX_TEST_USER:" "$work"
         chmod -R a+rX "$work"
+}
+
+load() { cut -d' ' -f1 /proc/loadavg; }
+median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR + 1) / 2)]}'; }
+
+bench_rounds() {
+        local name=$1 rounds=$2 out=$3 r v l0 wall tests i; shift 3
+        local order=("$@") seq_
+        for r in $(seq "$rounds"); do
+                seq_=("${order[@]}")
+                if [ $((r % 2)) = 0 ]; then
+                        seq_=(); for ((i = ${#order[@]} - 1; i >= 0; i--)); do seq_+=("${order[i]}"); done
+                fi
+                for v in "${seq_[@]}"; do
+                        l0=$(load)
+                        read -r wall tests < <("v_${v//-/_}")
+                        echo "$wall $tests" >> "$out/$v"
+                        printf '%s: round %d %-10s %8.2f s  %5d test runs  %7.1f tests/s  (load %s -> %s)\n' \
+                                "$name" "$r" "$v" "$wall" "$tests" "$(echo "$tests / $wall" | bc -l)" "$l0" "$(load)"
+                done
+        done
+}
+
+bench_summary() {
+        local name=$1 out=$2 v m n base line; shift 2
+        base=$(cut -d' ' -f1 "$out/loop" 2>/dev/null | median || true)
+        for v in "$@"; do
+                m=$(cut -d' ' -f1 "$out/$v" | median)
+                n=$(cut -d' ' -f2 "$out/$v" | head -1)
+                line=$(printf '%s: %-10s median %8.2f s, %s test runs, %7.1f tests/s' "$name" "$v" "$m" "$n" \
+                        "$(echo "$n / $m" | bc -l)")
+                if [ -n "$base" ] && [ "$v" != loop ]; then
+                        line+=$(printf ', %.2f x the loop' "$(echo "$m / $base" | bc -l)")
+                fi
+                echo "$line"
+        done
 }
