@@ -16,7 +16,10 @@ probe='import sys
 f = dict(l.split(":\t", 1) for l in open("/proc/self/status").read().splitlines() if ":\t" in l)
 print("blocked %s ignored %s" % (f["SigBlk"].strip(), f["SigIgn"].strip()), file=sys.stderr)'
 printf '%s\n' "$probe" > "$D/probe.py"
-want=$(as_user /usr/bin/python3 -I -B "$D/probe.py" 2>&1)
+# the control as a fresh process: a make check started in the background of
+# a shell without job control ignores SIGINT and SIGQUIT, which its python3
+# would inherit and the sandbox does not pass on
+want=$(as_user env --default-signal /usr/bin/python3 -I -B "$D/probe.py" 2>&1)
 /usr/bin/python3 - "$D/samples.jsonl" "$probe" <<'PY'
 import json, sys
 body = "".join("    " + l + "\n" for l in sys.argv[2].splitlines())
